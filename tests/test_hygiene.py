@@ -1,0 +1,94 @@
+"""Static checks on every notebook: what nbval cannot see by re-executing."""
+
+import re
+
+import pytest
+from conftest import ROOT, WIDGET_VIEW, load_notebook, toc_files, toc_notebooks, widget_state
+
+NOTEBOOKS = toc_notebooks()
+MAX_BYTES = 1_000_000
+MAX_CELL_LINES = 15
+
+
+def code_cells(nb: dict) -> list[dict]:
+    return [cell for cell in nb["cells"] if cell["cell_type"] == "code"]
+
+
+def source(cell: dict) -> str:
+    return "".join(cell["source"])
+
+
+def tags(cell: dict) -> list[str]:
+    return cell.get("metadata", {}).get("tags", [])
+
+
+def test_every_notebook_is_in_the_toc_and_every_toc_entry_exists():
+    on_disk = {p.relative_to(ROOT).with_suffix("").as_posix() for p in ROOT.glob("notebooks/*.ipynb")}
+    listed = set(toc_files())
+    assert on_disk <= listed, f"notebooks missing from _toc.yml: {sorted(on_disk - listed)}"
+    missing = [f for f in listed if not any((ROOT / f).with_suffix(s).exists() for s in (".md", ".ipynb"))]
+    assert not missing, f"_toc.yml names files that do not exist: {missing}"
+    assert NOTEBOOKS, "the book needs at least one chapter notebook"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_executed_top_to_bottom(path):
+    counts = [cell["execution_count"] for cell in code_cells(load_notebook(path))]
+    assert None not in counts, f"{path.name}: {counts.count(None)} code cells never executed"
+    assert counts == list(range(1, len(counts) + 1)), (
+        f"{path.name}: execution counts {counts} are not 1..{len(counts)}; "
+        "run `make execute NB=...` to re-execute it in a fresh kernel"
+    )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_errors_only_where_tagged_and_real(path):
+    for i, cell in enumerate(code_cells(load_notebook(path)), 1):
+        errors = [out for out in cell["outputs"] if out["output_type"] == "error"]
+        if "raises-exception" in tags(cell):
+            # nbval compares the stored error with re-execution, so a stored error means the
+            # cell must really raise again (tests/test_negative.py proves nbval enforces this).
+            assert errors, f"{path.name} cell {i}: tagged raises-exception but stores no error"
+        else:
+            assert not errors, f"{path.name} cell {i}: stores an error ({errors[0]['ename']})"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_widget_state_saved_for_every_displayed_widget(path):
+    nb = load_notebook(path)
+    state = widget_state(nb)
+    shown = [
+        out["data"][WIDGET_VIEW]["model_id"]
+        for cell in code_cells(nb)
+        for out in cell["outputs"]
+        if WIDGET_VIEW in out.get("data", {})
+    ]
+    missing = [model for model in shown if model not in state]
+    assert not missing, f"{path.name}: widget views without saved state: {missing}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_chapter_has_a_site_interactive_widget(path):
+    boxes = [m for m in widget_state(load_notebook(path)).values()
+             if "site-interactive" in m["state"].get("_dom_classes", [])]
+    assert boxes, f"{path.name}: no site-interactive widget (see book/how-to-use.md)"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_size_and_cell_length(path):
+    size = path.stat().st_size
+    assert size < MAX_BYTES, f"{path.name} is {size / 1e6:.2f} MB; keep notebooks under 1 MB"
+    for i, cell in enumerate(code_cells(load_notebook(path)), 1):
+        lines = [line for line in source(cell).splitlines() if line.strip()]
+        assert len(lines) <= MAX_CELL_LINES, f"{path.name} cell {i}: {len(lines)} lines (max 15)"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_ignored_outputs_say_why_and_no_machine_paths(path):
+    for i, cell in enumerate(code_cells(load_notebook(path)), 1):
+        if "nbval-ignore-output" in tags(cell):
+            first = source(cell).lstrip().splitlines()[0]
+            assert first.startswith("#"), f"{path.name} cell {i}: say why its output is ignored"
+        for out in cell["outputs"]:
+            text = str(out.get("text", "")) + str(out.get("data", {}).get("text/plain", ""))
+            assert not re.search(r"/(root|home|tmp|work)/", text), f"{path.name} cell {i}: machine path"
