@@ -92,7 +92,8 @@ class OfflinePage:
 
 
 def shot_name(path: pathlib.Path, suffix: str = "") -> pathlib.Path:
-    return SCREENSHOTS / (path.relative_to(HTML).with_suffix("").as_posix().replace("/", "__") + suffix + ".png")
+    name = path.relative_to(HTML).with_suffix("").as_posix().replace("/", "__")
+    return SCREENSHOTS / f"{name}{suffix}.png"
 
 
 @pytest.mark.parametrize("path", PAGES, ids=lambda p: p.relative_to(HTML).as_posix())
