@@ -137,6 +137,16 @@ def expected_frames(path: pathlib.Path) -> list[tuple[list[str], list[str]]]:
     return widgets
 
 
+def drag_to_end(page, box) -> None:
+    """Press the mouse on the slider's handle and release it past the track's right end."""
+    handle = box.locator(".noUi-handle").first.bounding_box()
+    track = box.locator(".noUi-base").first.bounding_box()
+    page.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(track["x"] + track["width"] + 40, handle["y"] + handle["height"] / 2, steps=8)
+    page.mouse.up()
+
+
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_site_interactive_slider_switches_frames_without_a_kernel(browser, path):
     expected = expected_frames(path)
@@ -161,6 +171,10 @@ def test_site_interactive_slider_switches_frames_without_a_kernel(browser, path)
             assert shown != frames[0], "moving the slider did not change the picture"
             assert shown == frames[1], "the picture shown is not the frame for the slider's value"
             box.screenshot(path=shot_name(path, f"__slider{i}-after"))
+            drag_to_end(page, box)  # a reader dragging the handle to the far right
+            page.wait_for_function("([el, text]) => el.innerText === text",
+                                   arg=[readout.element_handle(), labels[-1]])
+            assert box.evaluate(VISIBLE_FRAME) == frames[-1], "dragging did not show the last frame"
         assert view.errors == [], f"JavaScript console errors: {view.errors}"
     finally:
         view.close()
