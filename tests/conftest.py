@@ -36,6 +36,22 @@ def widget_state(nb: dict) -> dict:
     return nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
 
 
+def site_widgets(nb: dict) -> list[tuple[list[str], list[str]]]:
+    """Each site-interactive widget of a notebook as (slider labels, base64 PNG frames)."""
+    state = widget_state(nb)
+
+    def model(ref: str) -> dict:
+        return state[ref.removeprefix("IPY_MODEL_")]
+
+    found = []
+    for box in state.values():
+        if "site-interactive" in box["state"].get("_dom_classes", []):
+            slider, stack = (model(ref) for ref in box["state"]["children"])
+            frames = [model(ref)["buffers"][0]["data"] for ref in stack["state"]["children"]]
+            found.append((list(slider["state"]["_options_labels"]), frames))
+    return found
+
+
 @pytest.fixture(scope="session")
 def notebooks() -> list[pathlib.Path]:
     return toc_notebooks()

@@ -10,7 +10,7 @@ import pathlib
 import shutil
 
 import pytest
-from conftest import HTML, ROOT, SCREENSHOTS, load_notebook, widget_state
+from conftest import HTML, ROOT, SCREENSHOTS, load_notebook, site_widgets
 from playwright.sync_api import sync_playwright
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -123,18 +123,8 @@ def test_page_renders_offline(browser, path):
 
 
 def expected_frames(path: pathlib.Path) -> list[tuple[list[str], list[str]]]:
-    """For each site-interactive widget of a chapter: its slider labels and PNG frames (base64)."""
-    state = widget_state(load_notebook(ROOT / path.relative_to(HTML).with_suffix(".ipynb")))
-    widgets = []
-    for model in state.values():
-        if "site-interactive" not in model["state"].get("_dom_classes", []):
-            continue
-        slider_ref, stack_ref = model["state"]["children"]
-        labels = list(state[slider_ref.removeprefix("IPY_MODEL_")]["state"]["_options_labels"])
-        images = state[stack_ref.removeprefix("IPY_MODEL_")]["state"]["children"]
-        frames = [state[ref.removeprefix("IPY_MODEL_")]["buffers"][0]["data"] for ref in images]
-        widgets.append((labels, frames))
-    return widgets
+    """For each site-interactive widget of a chapter page: its slider labels and PNG frames (base64)."""
+    return site_widgets(load_notebook(ROOT / path.relative_to(HTML).with_suffix(".ipynb")))
 
 
 def drag_to_end(page, box) -> None:

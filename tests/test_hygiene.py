@@ -1,9 +1,10 @@
 """Static checks on every notebook: what nbval cannot see by re-executing."""
 
+import base64
 import re
 
 import pytest
-from conftest import ROOT, WIDGET_VIEW, load_notebook, toc_files, toc_notebooks, widget_state
+from conftest import ROOT, WIDGET_VIEW, load_notebook, site_widgets, toc_files, toc_notebooks, widget_state
 
 NOTEBOOKS = toc_notebooks()
 MAX_BYTES = 1_000_000
@@ -69,9 +70,7 @@ def test_widget_state_saved_for_every_displayed_widget(path):
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_chapter_has_a_site_interactive_widget(path):
-    boxes = [m for m in widget_state(load_notebook(path)).values()
-             if "site-interactive" in m["state"].get("_dom_classes", [])]
-    assert boxes, f"{path.name}: no site-interactive widget (see book/how-to-use.md)"
+    assert site_widgets(load_notebook(path)), f"{path.name}: no site-interactive widget (see how-to-use.md)"
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
@@ -92,3 +91,17 @@ def test_ignored_outputs_say_why_and_no_machine_paths(path):
         for out in cell["outputs"]:
             text = str(out.get("text", "")) + str(out.get("data", {}).get("text/plain", ""))
             assert not re.search(r"/(root|home|tmp|work)/", text), f"{path.name} cell {i}: machine path"
+
+
+def test_sizes_on_the_how_to_page_are_current():
+    rows = re.findall(r"^\| (\d+) \| (\d+) \| (\d+) KB \| (\d+) KB \|$",
+                      (ROOT / "book" / "how-to-use.md").read_text(), flags=re.MULTILINE)
+    stated = {int(chapter): (int(n), int(frame_kb), int(nb_kb)) for chapter, n, frame_kb, nb_kb in rows}
+    assert sorted(stated) == list(range(1, len(NOTEBOOKS) + 1)), "one row per chapter"
+    for chapter, path in enumerate(NOTEBOOKS, 1):
+        frames = [base64.b64decode(f) for _, fs in site_widgets(load_notebook(path)) for f in fs]
+        n, frame_kb, nb_kb = stated[chapter]
+        mean_kb, size_kb = sum(map(len, frames)) / len(frames) / 1e3, path.stat().st_size / 1e3
+        assert n == len(frames), f"chapter {chapter}: {len(frames)} frames, the page says {n}"
+        assert abs(mean_kb - frame_kb) <= 0.15 * mean_kb, f"chapter {chapter}: frames are {mean_kb:.0f} KB"
+        assert abs(size_kb - nb_kb) <= 0.15 * size_kb, f"chapter {chapter}: notebook is {size_kb:.0f} KB"
