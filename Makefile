@@ -17,11 +17,12 @@ ASSETS_OK  := $(ASSETS)/.v$(MATHJAX_VERSION)-$(HTML_MANAGER_VERSION)
 .PHONY: book test test-gpu execute chromium clean
 
 book: $(STAMP) $(ASSETS_OK)
+	$(BIN)/python scripts/student_edition.py _build/site-assets/student $(NOTEBOOKS)
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going --quiet
 	@echo "Website: _build/html/index.html"
 
 test: $(STAMP) chromium book
-	$(BIN)/ruff check notebooks tests
+	$(BIN)/ruff check notebooks tests scripts
 	$(BIN)/pytest
 
 # Every notebook on CUDA: execution must succeed and every assertion hold; the stored CPU

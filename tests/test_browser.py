@@ -8,6 +8,7 @@ slider, are saved under _build/screenshots/ for humans to look at.
 import base64
 import pathlib
 import shutil
+from urllib.parse import unquote, urlparse
 
 import pytest
 from conftest import HTML, ROOT, SCREENSHOTS, load_notebook, site_widgets
@@ -46,6 +47,9 @@ WIDGETS = """() => Array.from(document.querySelectorAll(
   const box = view && view.getBoundingClientRect();
   return Boolean(box && box.width > 0 && box.height > 0 && view.innerText + view.innerHTML);
 })"""
+
+LOCAL_LINKS = """() => Array.from(document.querySelectorAll("a[href]"))
+  .map(a => a.href).filter(href => href.startsWith("file:")).map(href => href.split("#")[0])"""
 
 VISIBLE_FRAME = """async (box) => {
   const img = Array.from(box.querySelectorAll("img")).find(i => i.offsetParent !== null);
@@ -111,6 +115,9 @@ def test_page_renders_offline(browser, path):
         assert page.evaluate(RAW_TEX) == [], "raw TeX left on the page"
         assert page.evaluate(IMAGES) == [], "images that did not load"
         assert all(page.evaluate(WIDGETS)), "a widget snapshot rendered blank"
+        links = [pathlib.Path(unquote(urlparse(href).path)) for href in page.evaluate(LOCAL_LINKS)]
+        broken = [str(link) for link in links if not link.exists()]
+        assert broken == [], "links to files that are not in the built site"
         if path in CHAPTERS:
             notebook = path.relative_to(HTML).with_suffix(".ipynb").as_posix()
             colab = page.locator(f'a[href^="https://colab.research.google.com/github/"][href$="{notebook}"]')
