@@ -3,7 +3,6 @@
 import json
 import pathlib
 
-import pytest
 import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -50,8 +49,3 @@ def site_widgets(nb: dict) -> list[tuple[list[str], list[str]]]:
             frames = [model(ref)["buffers"][0]["data"] for ref in stack["state"]["children"]]
             found.append((list(slider["state"]["_options_labels"]), frames))
     return found
-
-
-@pytest.fixture(scope="session")
-def notebooks() -> list[pathlib.Path]:
-    return toc_notebooks()

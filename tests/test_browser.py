@@ -122,6 +122,8 @@ def test_page_renders_offline(browser, path):
             notebook = path.relative_to(HTML).with_suffix(".ipynb").as_posix()
             colab = page.locator(f'a[href^="https://colab.research.google.com/github/"][href$="{notebook}"]')
             assert colab.count() >= 1, "no Colab launch link"
+            download = page.locator(f'a[href$="_sources/{notebook}"]')
+            assert download.count() >= 1, "no download button for the notebook"
         page.screenshot(path=shot_name(path), full_page=True)
         assert view.errors == [], f"JavaScript console errors: {view.errors}"
         assert view.network == [], f"the page tried to use the network: {view.network}"
