@@ -1,0 +1,81 @@
+# ruff: noqa: E402
+# The cells every chapter carries word for word, in this order, each tagged
+# `shared`, at the top of its Setup section (a chapter must run alone on
+# Colab, so it cannot import them). tests/test_shared.py checks every chapter
+# against this file, so a fix made here and copied reaches every chapter.
+
+# %%
+# Output ignored by the tests: it names this machine's torch and device.
+import sys
+
+import torch
+
+if "google.colab" in sys.modules:  # Colab needs this for ipywidgets 8
+    from google.colab import output
+
+    output.enable_custom_widget_manager()
+device = torch.device("cuda" if torch.cuda.is_available()
+                      else "mps" if torch.backends.mps.is_available()
+                      else "cpu")
+torch.backends.cuda.matmul.allow_tf32 = False  # keep float32 products exact
+torch.backends.cudnn.allow_tf32 = False
+print(f"torch {torch.__version__} on {device}")
+
+
+# %%
+def rounding(x: float) -> str:
+    """Print a rounding-level error the book's one way (see How to use)."""
+    if not 0 <= x < 1e-4:
+        raise ValueError(f"a rounding-level error lies in [0, 1e-4), got {x}")
+    return f"{abs(x):.1e} (rounding)"
+
+
+# %%
+import io
+
+import ipywidgets as widgets
+import matplotlib.pyplot as plt
+from matplotlib.text import Text
+
+FRAME_DPI, FRAME_MAX_PX, FRAME_MIN_TEXT_PX = 100, 480, 15
+
+
+def figure_png(fig: plt.Figure) -> bytes:
+    """Render a slider frame at the size it is shown, then close it."""
+    width = fig.get_figwidth() * FRAME_DPI
+    text = min((t.get_fontsize() * FRAME_DPI / 72 for t in fig.findobj(Text)
+                if t.get_visible() and t.get_text()), default=99)
+    buffer = io.BytesIO()
+    if width <= FRAME_MAX_PX and text >= FRAME_MIN_TEXT_PX:
+        fig.savefig(buffer, format="png", dpi=FRAME_DPI)
+    plt.close(fig)
+    if not buffer.tell():
+        raise ValueError(f"a frame is at most {FRAME_MAX_PX} px wide with text"
+                         f" of at least {FRAME_MIN_TEXT_PX} px; got"
+                         f" {width:.0f} px and {text:.1f} px")
+    return buffer.getvalue()
+
+
+# %%
+def site_slider(frames: list[bytes], labels: list[str],
+                description: str) -> widgets.VBox:
+    """A slider over PNG frames that the browser switches with no kernel."""
+    if not frames or len(frames) != len(labels):
+        raise ValueError(f"need one label per frame, got {len(frames)} frames"
+                         f" and {len(labels)} labels")
+    fit = {"width": "100%", "max_width": f"{FRAME_MAX_PX}px"}
+    slider = widgets.SelectionSlider(options=labels, description=description,
+                                     style={"description_width": "initial"},
+                                     layout=fit)
+    shown = {"max_width": "100%"}
+    images = [widgets.Image(value=f, format="png", layout=shown)
+              for f in frames]
+    if hasattr(widgets, "Stack"):  # ipywidgets 8: the browser switches frames
+        view = widgets.Stack(images, selected_index=0)
+        widgets.jslink((slider, "index"), (view, "selected_index"))
+    else:  # ipywidgets 7 (older Colab): the kernel swaps the picture
+        view = widgets.Image(value=frames[0], format="png", layout=shown)
+        slider.observe(lambda c: setattr(view, "value", frames[c["new"]]),
+                       names="index")
+    return widgets.VBox([slider, view], layout=fit,
+                        _dom_classes=["site-interactive"])
