@@ -73,7 +73,9 @@ test-gpu: $(STAMP)
 
 # Re-execute notebooks in a fresh kernel, top to bottom, saving outputs and widget state.
 # Use after editing a chapter:  make execute  (all)  or  make execute NB=notebooks/01_....ipynb
+# It first syncs each notebook with its MyST twin in md/ (jupytext.toml).
 execute: $(STAMP)
+	$(BIN)/jupytext --sync --quiet $(or $(NB),$(NOTEBOOKS))
 	$(BIN)/jupyter execute --inplace --timeout=600 $(or $(NB),$(NOTEBOOKS))
 
 $(STAMP): requirements-lock.txt
