@@ -11,6 +11,8 @@ from conftest import ROOT, WIDGET_VIEW, load_notebook, site_widgets, toc_files, 
 NOTEBOOKS = toc_notebooks()
 MAX_BYTES = 1_000_000
 MAX_CELL_LINES = 15
+MAX_OUTPUT_CHARS = 79  # what a code block shows without scrolling, and prints
+ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
 
 def code_cells(nb: dict) -> list[dict]:
@@ -123,3 +125,24 @@ def test_student_edition_drops_solutions_and_keeps_everything_else(path):
     assert not any("{solution-" in source for source in kept)
     assert len(nb.cells) - len(kept) == sum(end - start + 1 for start, end in zip(starts, ends, strict=True))
     assert all(not cell.get("outputs") for cell in student.cells) and "widgets" not in student.metadata
+
+
+def printed_lines(out: dict) -> list[str]:
+    """The lines a reader sees in a plain-text output (widgets and Markdown wrap)."""
+    if out["output_type"] == "stream":
+        return "".join(out["text"]).splitlines()
+    if out["output_type"] == "error":
+        return ANSI.sub("", "\n".join(out["traceback"])).splitlines()
+    data = out.get("data", {})
+    if WIDGET_VIEW in data or "text/markdown" in data or "text/html" in data:
+        return []
+    return "".join(data.get("text/plain", "")).splitlines()
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_printed_lines_fit_the_page(path):
+    for i, cell in enumerate(code_cells(load_notebook(path)), 1):
+        for out in cell["outputs"]:
+            long = [line for line in printed_lines(out) if len(line) > MAX_OUTPUT_CHARS]
+            assert not long, (f"{path.name} cell {i}: a printed line has {len(long[0])} "
+                              f"characters (max {MAX_OUTPUT_CHARS}): {long[0][:60]}...")

@@ -1,0 +1,57 @@
+"""Every chapter carries the shared cells of scripts/shared_cells.py verbatim.
+
+A chapter must run alone on Colab, so it cannot import its helpers; instead
+each chapter holds the same cells, tagged `shared`. This test keeps them
+identical, so a fix made in scripts/shared_cells.py and copied reaches every
+chapter, and no chapter quietly drifts.
+"""
+
+import ast
+
+import pytest
+from conftest import ROOT, load_notebook, toc_notebooks
+
+SHARED = ROOT / "scripts" / "shared_cells.py"
+
+
+def canonical_cells() -> list[str]:
+    """The cells of scripts/shared_cells.py, without its header comment."""
+    parts = SHARED.read_text().split("# %%\n")[1:]
+    return [part.strip("\n") for part in parts]
+
+
+def shared_cells(nb: dict) -> list[str]:
+    """The source of a notebook's code cells tagged `shared`, in order."""
+    return ["".join(cell["source"]).strip("\n") for cell in nb["cells"]
+            if "shared" in cell.get("metadata", {}).get("tags", [])]
+
+
+def test_the_shared_file_is_valid_python_with_four_cells():
+    cells = canonical_cells()
+    assert len(cells) == 4, f"expected 4 shared cells, found {len(cells)}"
+    names = {node.name for cell in cells for node in ast.parse(cell).body
+             if isinstance(node, ast.FunctionDef)}
+    assert names == {"rounding", "figure_png", "site_slider"}, names
+
+
+@pytest.mark.parametrize("path", toc_notebooks(), ids=lambda p: p.name)
+def test_chapter_carries_the_shared_cells_verbatim(path):
+    found = shared_cells(load_notebook(path))
+    expected = canonical_cells()
+    assert len(found) == len(expected), (
+        f"{path.name}: {len(found)} cells tagged `shared`, expected "
+        f"{len(expected)} (copy them from scripts/shared_cells.py)")
+    for i, (have, want) in enumerate(zip(found, expected, strict=True), 1):
+        assert have == want, (
+            f"{path.name}: shared cell {i} differs from scripts/shared_cells.py")
+
+
+@pytest.mark.parametrize("path", toc_notebooks(), ids=lambda p: p.name)
+def test_shared_cells_come_first_and_only_the_setup_output_is_ignored(path):
+    cells = [c for c in load_notebook(path)["cells"] if c["cell_type"] == "code"]
+    tagged = ["shared" in c.get("metadata", {}).get("tags", []) for c in cells]
+    assert tagged[:4] == [True] * 4, f"{path.name}: shared cells open Setup"
+    ignored = ["nbval-ignore-output" in c.get("metadata", {}).get("tags", [])
+               for c in cells[:4]]
+    assert ignored == [True, False, False, False], (
+        f"{path.name}: only the device cell's output is machine-specific")
