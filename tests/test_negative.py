@@ -68,3 +68,36 @@ def test_a_cell_tagged_raises_exception_must_really_raise(tmp_path):
     path.write_text(json.dumps(nb))
     result = run_nbval(path)
     assert result.returncode == 1, f"nbval accepted a stored error that no longer happens:\n{result.stdout}"
+
+
+
+CASES = [  # (stored output, whether nbval must forgive it)
+    ("max |A - B| = 1.5e-07 (rounding)", True),   # what this machine prints
+    ("max |A - B| = 3.4e-07 (rounding)", True),   # another machine's noise
+    ("max |A - B| = 0.0e+00 (rounding)", True),   # exact elsewhere
+    ("max |A - B| = 1.5e-03 (rounding)", False),  # grew past its class
+    ("max |A - B| = 1.5e-07", False),             # outside the convention
+    ("max |A + B| = 1.5e-07 (rounding)", False),  # the words changed
+]
+
+
+def test_only_rounding_level_noise_is_forgiven(tmp_path):
+    """One notebook: the shared rounding() cell, then one print per case."""
+    definition = (ROOT / "scripts" / "shared_cells.py").read_text().split("# %%\n")[2]
+    cells = [{"cell_type": "code", "execution_count": 1, "id": "c0", "metadata": {},
+              "outputs": [], "source": definition}]
+    for n, (stored, _) in enumerate(CASES, 1):
+        cells.append({"cell_type": "code", "execution_count": n + 1, "id": f"c{n}", "metadata": {},
+                      "source": 'print(f"max |A - B| = {rounding(1.5e-07)}")',
+                      "outputs": [{"output_type": "stream", "name": "stdout", "text": stored + "\n"}]})
+    nb = {"cells": cells, "metadata": load_notebook(toc_notebooks()[0])["metadata"] | {"widgets": {}},
+          "nbformat": 4, "nbformat_minor": 5}
+    path = tmp_path / "rounding.ipynb"
+    path.write_text(json.dumps(nb))
+    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider",
+                             "--rootdir", str(ROOT), "-c", str(ROOT / "pytest.ini"), str(path)],
+                            capture_output=True, text=True, cwd=ROOT, timeout=300)
+    for n, (stored, forgiven) in enumerate(CASES, 1):
+        verdict = "PASSED" if forgiven else "FAILED"
+        assert re.search(rf"^{verdict} \S*::Cell {n}\b", result.stdout, re.MULTILINE), (
+            f"stored {stored!r} should have {verdict}:\n{result.stdout[-3000:]}")
