@@ -61,7 +61,7 @@ test-floor: $(FLOOR_OK)
 	  PYTHONPATH=$(CURDIR)/$(FLOOR)/minilm $(FLOOR)/bin/jupyter execute --timeout=600 \
 	    --output="$(CURDIR)/_build/floor/$$(basename $$nb)" "$$nb" || exit 1; \
 	done
-	@echo "test-floor: every notebook ran with the floor versions"
+	$(BIN)/python scripts/check_floor.py _build/floor notebooks
 
 # Strict nbval on CUDA (needs a CUDA machine): the same sanitize file plus the
 # short list of GPU-only forgiven outputs in tests/gpu_sanitize.cfg.
