@@ -14,16 +14,24 @@ HTML_MANAGER_VERSION := 1.0.15
 ASSETS     := _build/site-assets/assets
 ASSETS_OK  := $(ASSETS)/.v$(MATHJAX_VERSION)-$(HTML_MANAGER_VERSION)
 
-.PHONY: book test test-matrix test-floor test-gpu execute chromium clean
+.PHONY: book test test-matrix test-floor test-gpu execute chromium clean editions
 
 book: $(STAMP) $(ASSETS_OK)
-	$(BIN)/python scripts/student_edition.py _build/site-assets/student $(NOTEBOOKS)
+	$(BIN)/python scripts/notebook_edition.py --student _build/site-assets/student $(NOTEBOOKS)
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going --quiet
 	@echo "Website: _build/html/index.html"
 
 test: $(STAMP) chromium book
 	$(BIN)/ruff check notebooks tests scripts
 	$(BIN)/pytest
+
+# The Jupyter/Colab edition (plain Markdown, no MyST), committed in editions/jupyter/notebooks/
+# because the Colab and Binder buttons open it from GitHub. Run after changing a chapter;
+# tests/test_editions.py fails until the committed copy matches the chapters.
+EDITION := editions/jupyter/notebooks
+editions: $(STAMP)
+	rm -f $(EDITION)/*.ipynb
+	$(BIN)/python scripts/notebook_edition.py $(EDITION) $(NOTEBOOKS)
 
 # Strict nbval under other thread counts and CPU kernels: what a reader's
 # machine may differ in. Every configuration runs; the target fails if any does.

@@ -1,10 +1,8 @@
 """Static checks on every notebook: what nbval cannot see by re-executing."""
 
 import base64
-import importlib.util
 import re
 
-import nbformat
 import pytest
 from conftest import ROOT, WIDGET_VIEW, load_notebook, site_widgets, toc_files, toc_notebooks, widget_state
 
@@ -109,22 +107,6 @@ def test_sizes_on_the_how_to_page_are_current():
         assert n == len(frames), f"chapter {chapter}: {len(frames)} frames, the page says {n}"
         assert abs(mean_kb - frame_kb) <= 0.15 * mean_kb, f"chapter {chapter}: frames are {mean_kb:.0f} KB"
         assert abs(size_kb - nb_kb) <= 0.15 * size_kb, f"chapter {chapter}: notebook is {size_kb:.0f} KB"
-
-
-@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_student_edition_drops_solutions_and_keeps_everything_else(path):
-    spec = importlib.util.spec_from_file_location("student_edition", ROOT / "scripts" / "student_edition.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    nb = nbformat.read(path, as_version=4)
-    student = module.student_edition(nb)
-    kept = [cell.source for cell in student.cells]
-    starts = [i for i, cell in enumerate(nb.cells) if "{solution-start}" in cell.source]
-    ends = [i for i, cell in enumerate(nb.cells) if "{solution-end}" in cell.source]
-    assert len(starts) >= 5 and sum("{exercise}" in source for source in kept) == len(starts)
-    assert not any("{solution-" in source for source in kept)
-    assert len(nb.cells) - len(kept) == sum(end - start + 1 for start, end in zip(starts, ends, strict=True))
-    assert all(not cell.get("outputs") for cell in student.cells) and "widgets" not in student.metadata
 
 
 def printed_lines(out: dict) -> list[str]:

@@ -1,0 +1,188 @@
+"""The Jupyter/Colab edition and the student edition (scripts/notebook_edition.py).
+
+Jupyter and Colab do not render MyST: what they open must be plain Markdown, with exercises as
+numbered headings, solutions collapsed in <details> blocks and citations linked to a reference
+list, while code, outputs and widget state stay exactly those of the chapter.
+"""
+
+import importlib.util
+import re
+import sys
+
+import nbformat
+import pytest
+import yaml
+from conftest import ROOT, toc_notebooks
+
+NOTEBOOKS = toc_notebooks()
+CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
+EDITION_DIR = ROOT / CONFIG["repository"]["path_to_book"] / "notebooks"
+
+spec = importlib.util.spec_from_file_location("notebook_edition", ROOT / "scripts" / "notebook_edition.py")
+editions = importlib.util.module_from_spec(spec)
+sys.modules["notebook_edition"] = editions  # dataclasses resolve their module by name
+spec.loader.exec_module(editions)
+
+
+@pytest.fixture(scope="module", params=NOTEBOOKS, ids=lambda p: p.name)
+def chapter(request):
+    """(source notebook, Jupyter edition, student edition) of one chapter, converted now."""
+    path = request.param
+    source = nbformat.read(path, as_version=4)
+    source.metadata["chapter"] = int(path.name.split("_")[0])  # for the checks only
+    return source, editions.edition(path), editions.edition(path, student=True)
+
+
+def solution_ranges(nb) -> list[tuple[int, int]]:
+    """(first, last) cell index of each {solution-start} ... {solution-end} run in a chapter."""
+    starts = [i for i, c in enumerate(nb.cells) if "{solution-start}" in c.source]
+    ends = [i for i, c in enumerate(nb.cells) if "{solution-end}" in c.source]
+    return list(zip(starts, ends, strict=True))
+
+
+def outside_solutions(nb) -> list:
+    inside = {i for start, end in solution_ranges(nb) for i in range(start, end + 1)}
+    return [c for i, c in enumerate(nb.cells) if i not in inside]
+
+
+def markdown_texts(nb) -> list[str]:
+    """Every piece of Markdown a notebook front end renders: Markdown cells and outputs."""
+    texts = [c.source for c in nb.cells if c.cell_type == "markdown"]
+    for cell in nb.cells:
+        for out in cell.get("outputs", []):
+            texts.append(out.get("data", {}).get("text/markdown", ""))
+    return texts
+
+
+def test_committed_jupyter_edition_is_current():
+    """Colab opens the committed files from GitHub: they must be what the chapters convert to."""
+    stale = [p.name for p in NOTEBOOKS
+             if not (EDITION_DIR / p.name).exists()
+             or nbformat.writes(editions.edition(p)) != (EDITION_DIR / p.name).read_text()]
+    extra = sorted({p.name for p in EDITION_DIR.glob("*.ipynb")} - {p.name for p in NOTEBOOKS})
+    assert not stale and not extra, (
+        f"{EDITION_DIR.relative_to(ROOT)} is out of date (stale: {stale}, not a chapter: {extra}); "
+        "run `make editions` and commit it")
+
+
+def test_colab_and_binder_buttons_open_the_jupyter_edition():
+    # sphinx-book-theme builds the links as <path_to_book>/<page>.ipynb on GitHub.
+    assert CONFIG["launch_buttons"]["colab_url"] and CONFIG["launch_buttons"]["binderhub_url"]
+    for path in NOTEBOOKS:
+        assert (EDITION_DIR / path.name).exists(), f"the Colab button of {path.name} leads nowhere"
+
+
+@pytest.mark.parametrize("kind", ["jupyter", "student"])
+def test_no_myst_left_for_jupyter_to_show_raw(chapter, kind):
+    nb = chapter[1] if kind == "jupyter" else chapter[2]
+    left = [found for text in markdown_texts(nb) for found in editions.raw_myst(text)]
+    assert left == [], f"MyST that Jupyter would show raw: {left[:5]}"
+
+
+def test_raw_myst_finds_what_jupyter_would_show_raw():
+    found = editions.raw_myst("(sec-a)=\n# A\n\nSee {cite}`x` and {ref}`sec-a`.\n\n```{note}\nN\n```\n"
+                              "% a comment\n$$ x $$ (eq-1)")
+    assert len(found) == 6, found
+    assert editions.raw_myst("Literal `{cite}` in code, and\n```text\n{cite}`x`\n(a)=\n```") == []
+
+
+def test_code_outputs_and_widget_state_unchanged(chapter):
+    source, jupyter, _ = chapter
+    kept = [c for c in outside_solutions(source) if c.cell_type == "code"]
+    code = [c for c in jupyter.cells if c.cell_type == "code"]
+    assert code == kept, "code cells (source, outputs, metadata) must be exactly the chapter's"
+    assert jupyter.metadata == {k: v for k, v in source.metadata.items() if k != "chapter"}
+    prose = [c.source for c in outside_solutions(source) if c.cell_type == "markdown"]
+    converted = [c.source for c in jupyter.cells if c.cell_type == "markdown"
+                 and not c.source.startswith("<details>")]
+    unchanged = [a == b for a, b in zip(prose, converted, strict=False) if not editions.raw_myst(a)]
+    assert all(unchanged), "Markdown without MyST must be copied unchanged"
+
+
+def test_exercises_are_numbered_headings_with_collapsed_solutions(chapter):
+    source, jupyter, _ = chapter
+    exercises = sum(c.source.count("{exercise}") for c in source.cells)
+    headings = re.findall(r"^#{2,6} Exercise (\d+)\.(\d+)\b", "\n".join(c.source for c in jupyter.cells),
+                          flags=re.MULTILINE)
+    assert exercises >= 5 and len(headings) == exercises
+    assert [int(m) for _, m in headings] == list(range(1, exercises + 1))
+    assert {int(n) for n, _ in headings} == {source.metadata["chapter"]}
+    details = [c.source for c in jupyter.cells if c.source.startswith("<details>")]
+    assert len(details) == len(solution_ranges(source)) == exercises
+    for block in details:  # collapsed: no `open` attribute, a summary naming the exercise
+        assert block.endswith("</details>") and "<details open" not in block
+        assert re.search(r"<summary><b>Solution to Exercise \d+\.\d+", block)
+        assert "```python" in block, "a solution shows its code"
+
+
+def test_solutions_keep_their_code_and_printed_output(chapter):
+    source, jupyter, _ = chapter
+    details = "\n".join(c.source for c in jupyter.cells if c.source.startswith("<details>"))
+    for start, end in solution_ranges(source):
+        for cell in source.cells[start:end + 1]:
+            if cell.cell_type == "code":
+                assert cell.source.rstrip("\n") in details
+                for out in cell.outputs:
+                    if out.output_type == "stream":
+                        assert out.text.rstrip("\n") in details
+
+
+def test_citations_link_to_a_reference_list(chapter):
+    source, jupyter, student = chapter
+    cited = {key.strip() for c in source.cells
+             for content in re.findall(r"\{cite(?::[pt])?\}`([^`]+)`", c.source)
+             for key in content.split(",")}
+    for nb in (jupyter, student):
+        text = "\n".join(c.source for c in nb.cells)
+        links = set(re.findall(r"\]\(#ref-([\w-]+)\)", text))
+        anchors = re.findall(r'<a id="ref-([\w-]+)"></a>', text)
+        assert len(anchors) == len(set(anchors)) == len(cited), "one list entry per cited work"
+        assert links <= set(anchors), f"citations without a list entry: {links - set(anchors)}"
+        assert re.search(r"\(\[[A-Z][^]]*, \d{4}\]\(#ref-", text), "author-year citation text"
+
+
+def test_student_edition_has_exercises_but_no_solutions_and_no_outputs(chapter):
+    source, _, student = chapter
+    text = "\n".join(c.source for c in student.cells)
+    assert "<details>" not in text and "Solution to" not in text
+    assert len(re.findall(r"^#{2,6} Exercise \d+\.\d+", text, flags=re.MULTILINE)) == len(
+        solution_ranges(source))
+    kept = [c.source for c in outside_solutions(source) if c.cell_type == "code"]
+    assert [c.source for c in student.cells if c.cell_type == "code"] == kept
+    assert all(not c.get("outputs") and c.get("execution_count") is None
+               for c in student.cells if c.cell_type == "code")
+    assert "widgets" not in student.metadata
+
+
+def fake_chapter(tmp_path, markdown: list[str]):
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell(m) for m in markdown])
+    path = tmp_path / "09_fake.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+@pytest.mark.parametrize("markdown, message", [
+    (["```{figure} a.png\n```"], "unknown MyST directive {figure}"),
+    (["See {term}`rank`."], "unknown MyST role {term}"),
+    (["```{exercise} T\n:label: e1\n:weight: 2\nx\n```"], "options the converter does not know"),
+    (["```{exercise} T\n:label: e1\nx\n```", "```{solution-start} e1\n```"], "never closed"),
+    (["{ref}`nowhere`"], "unknown label 'nowhere'"),
+    (["{cite}`ch9-nobody2020`", "```{bibliography}\n:keyprefix: ch9-\n```"], "no entry 'nobody2020'"),
+])
+def test_converter_fails_loudly_on_myst_it_does_not_know(tmp_path, markdown, message):
+    with pytest.raises(editions.MystError, match=re.escape(message)):
+        editions.edition(fake_chapter(tmp_path, markdown))
+
+
+def test_converter_handles_targets_refs_admonitions_and_solution_markers_beside_prose(tmp_path):
+    path = fake_chapter(tmp_path, [
+        "(sec-x)=\n## Section X\n\nA {math}`x^2` term; see {ref}`sec-x`.",
+        "```{exercise} Try\n:label: fake-ex1\n\nDo it.\n```\n\n```{solution-start} fake-ex1\n"
+        ":class: dropdown\n```\n\nBecause.\n\n```{solution-end}\n```",
+        "As {numref}`fake-ex1` asks.\n\n```{tip}\nA tip.\n```",
+    ])
+    text = "\n\n".join(c.source for c in editions.edition(path).cells)
+    assert '<a id="sec-x"></a>' in text and "[Section X](#sec-x)" in text and "$x^2$" in text
+    assert "### Exercise 9.1 (Try)" in text and "[Exercise 9.1](#fake-ex1)" in text
+    assert "<summary><b>Solution to Exercise 9.1 (Try)</b></summary>\n\nBecause." in text
+    assert "> **Tip**" in text and editions.raw_myst(text) == []
