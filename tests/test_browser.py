@@ -1,13 +1,19 @@
-"""Open every built page in Debian's Chromium, offline, and check what a reader sees.
+"""Open every built page in Debian's Chromium, as a reader of the published site would, and check
+what they see.
 
-Needs `make book` first (`make test` does both) and /usr/bin/chromium (`make test` installs it).
-Screenshots of every page, and of every site-interactive widget before and after moving its
-slider, are saved under _build/screenshots/ for humans to look at.
+The built site is served over HTTP from 127.0.0.1 by a thread of this test (a random free port);
+every other request is refused and reported. Needs `make book` first (`make test` does both) and
+/usr/bin/chromium (`make test` installs it). Screenshots of every page (desktop, phone, dark mode)
+and of every site-interactive widget before and after moving its slider are saved under
+_build/screenshots/ for humans to look at.
 """
 
 import base64
+import functools
+import http.server
 import pathlib
 import shutil
+import threading
 from urllib.parse import unquote, urlparse
 
 import pytest
@@ -20,7 +26,10 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-backgroun
 PAGES = sorted(p for p in HTML.rglob("*.html")
                if not {"_static", "_sources", "assets", "_images"} & set(p.relative_to(HTML).parts))
 CHAPTERS = [p for p in PAGES if p.relative_to(HTML).parts[0] == "notebooks"]
+DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
 
+# Text a reader sees outside typeset maths and code must hold no TeX: a `$` there is a maths
+# block that did not parse (a `$$` without blank lines around it shows "… and $" and garbage).
 RAW_TEX = r"""() => {
   const skip = new Set(["PRE", "CODE", "SCRIPT", "STYLE", "TEXTAREA", "MJX-CONTAINER"]);
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
@@ -28,10 +37,19 @@ RAW_TEX = r"""() => {
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     let el = node.parentElement, inside = false;
     for (; el; el = el.parentElement) if (skip.has(el.tagName)) { inside = true; break; }
-    if (!inside && /\$\$|\\\(|\\\[|\\begin\{|\\frac|\\mathbb|\\operatorname/.test(node.textContent))
+    if (!inside && /\$|\\\(|\\\[|\\begin\{|\\frac|\\mathbb|\\operatorname/.test(node.textContent))
       raw.push(node.textContent.trim().slice(0, 80));
   }
   return raw;
+}"""
+
+# The TeX source of every typeset formula. Garbled maths still typesets, so look at the source:
+# a backtick or a `$` in it, or a run of three words, is prose or code swallowed by a formula.
+MATHS_SOURCES = "() => Array.from(MathJax.startup.document.math).map(m => m.math)"
+PROSE_IN_MATHS = r"""(source) => {
+  const bare = source.replace(/\\(text|mathrm|operatorname|mathbf|texttt)\{[^}]*\}/g, " ")
+                     .replace(/\\[A-Za-z]+/g, " ");
+  return /[`$]|\\[()[\]]/.test(source) || /[A-Za-z]{2,}\s+[A-Za-z]{2,}\s+[A-Za-z]{2,}/.test(bare);
 }"""
 
 IMAGES = """async () => {
@@ -48,8 +66,7 @@ WIDGETS = """() => Array.from(document.querySelectorAll(
   return Boolean(box && box.width > 0 && box.height > 0 && view.innerText + view.innerHTML);
 })"""
 
-LOCAL_LINKS = """() => Array.from(document.querySelectorAll("a[href]"))
-  .map(a => a.href).filter(href => href.startsWith("file:")).map(href => href.split("#")[0])"""
+LINKS = """() => Array.from(document.querySelectorAll("a[href]")).map(a => a.href.split("#")[0])"""
 
 VISIBLE_FRAME = """async (box) => {
   const img = Array.from(box.querySelectorAll("img")).find(i => i.offsetParent !== null);
@@ -59,11 +76,78 @@ VISIBLE_FRAME = """async (box) => {
   return btoa(text);
 }"""
 
+# Dark mode: text in widgets must contrast with what is behind it, and figures keep a light
+# background (a PNG drawn for white paper, shown on the dark page, loses its black text).
+DARK_READABILITY = r"""() => {
+  const rgb = (c) => (c.match(/[\d.]+/g) || []).map(Number);
+  const luminance = ([r, g, b]) => [r, g, b].map(v => v / 255)
+    .map(v => v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4)
+    .reduce((sum, v, i) => sum + v * [0.2126, 0.7152, 0.0722][i], 0);
+  const background = (el) => {
+    for (; el; el = el.parentElement) {
+      const c = rgb(getComputedStyle(el).backgroundColor);
+      if (c.length === 3 || c[3] > 0.5) return c.slice(0, 3);
+    }
+    return [255, 255, 255];
+  };
+  const contrast = (a, b) => {
+    const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+    return (hi + 0.05) / (lo + 0.05);
+  };
+  const problems = [];
+  const texts = document.querySelectorAll(
+    ".jupyter-widgets label, .jupyter-widgets .widget-readout, .jupyter-widgets .widget-label");
+  for (const el of texts) {
+    if (!el.offsetParent || !el.innerText.trim()) continue;
+    const ratio = contrast(rgb(getComputedStyle(el).color), background(el));
+    if (ratio < 4.5) problems.push(`widget text "${el.innerText.trim()}" contrast ${ratio.toFixed(1)}`);
+  }
+  const canvas = document.createElement("canvas");
+  const ctx = canvas.getContext("2d", {willReadFrequently: true});
+  for (const img of document.querySelectorAll(".cell_output img, .jupyter-widgets img")) {
+    if (!img.offsetParent || !img.naturalWidth) continue;
+    canvas.width = img.naturalWidth; canvas.height = img.naturalHeight;
+    ctx.clearRect(0, 0, canvas.width, canvas.height);
+    ctx.drawImage(img, 0, 0);
+    const [r, g, b, a] = ctx.getImageData(1, 1, 1, 1).data;
+    const corner = a > 127 ? [r, g, b] : background(img);
+    const filter = getComputedStyle(img).filter;
+    if (luminance(corner) < 0.6 || (filter !== "none" && /invert/.test(filter)))
+      problems.push(`figure ${img.src.slice(-40)} on a dark background`);
+  }
+  return problems;
+}"""
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the built site; remembers every path it could not serve."""
+
+    missing: list[str] = []
+
+    def log_message(self, format, *args):  # noqa: A002 (the base class names it so)
+        pass
+
+    def send_error(self, code, message=None, explain=None):
+        self.missing.append(f"{code} {self.path}")
+        super().send_error(code, message, explain)
+
+
+@pytest.fixture(scope="module")
+def site():
+    """The base URL of the built site, served over HTTP on 127.0.0.1 at a random free port."""
+    assert (HTML / "index.html").exists(), "no built site: run `make book` (or `make test`)"
+    handler = functools.partial(QuietHandler, directory=str(HTML))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    server.server_close()
+
 
 @pytest.fixture(scope="module")
 def browser():
     assert pathlib.Path(CHROMIUM).exists(), "Chromium is missing: `make test` installs Debian's chromium"
-    assert (HTML / "index.html").exists(), "no built site: run `make book` (or `make test`)"
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     with sync_playwright() as p:
         chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
@@ -71,25 +155,48 @@ def browser():
         chromium.close()
 
 
-class OfflinePage:
-    """A page opened from disk with every non-file request refused and every console error kept."""
+class SitePage:
+    """A page of the served site: every request elsewhere refused, console errors and bytes kept."""
 
-    def __init__(self, browser, path: pathlib.Path):
-        self.context = browser.new_context(viewport={"width": 1280, "height": 900})
-        self.network, self.errors = [], []
+    def __init__(self, browser, site: str, path: pathlib.Path, viewport=DESKTOP, dark=False,
+                 query: str = ""):
+        self.site = site
+        self.context = browser.new_context(viewport=viewport)
+        self.context.set_default_timeout(60_000)  # the CPU may be busy with notebooks
+        self.network, self.errors, self.failed, self.bytes = [], [], [], {}
         self.context.route("**/*", self._route)
+        if dark:  # what the theme's light/dark switch stores
+            self.context.add_init_script(
+                "localStorage.setItem('mode', 'dark'); localStorage.setItem('theme', 'dark');")
         self.page = self.context.new_page()
         self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
-        self.page.goto(path.as_uri(), wait_until="load")
+        self.page.on("response", lambda r: r.status >= 400 and self.failed.append(f"{r.status} {r.url}"))
+        self.page.on("requestfinished", self._count)
+        self.page.goto(self.url(path) + query, wait_until="load")
         self.page.wait_for_load_state("networkidle")
 
+    def url(self, path: pathlib.Path) -> str:
+        return self.site + path.relative_to(HTML).as_posix()
+
     def _route(self, route):
-        if route.request.url.startswith("file:"):
+        if route.request.url.startswith(self.site):
             route.continue_()
         else:
             self.network.append(route.request.url)
             route.abort()
+
+    def _count(self, request):
+        self.bytes[request.url] = max(0, request.sizes()["responseBodySize"])
+
+    def wait_for_maths(self):
+        self.page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+        self.page.evaluate("() => MathJax.startup.promise")
+
+    def assert_clean(self):
+        assert self.errors == [], f"JavaScript console errors: {self.errors} (failed: {self.failed})"
+        assert self.failed == [], f"requests the site could not serve: {self.failed}"
+        assert self.network == [], f"the page tried to leave the site: {self.network}"
 
     def close(self):
         self.context.close()
@@ -100,23 +207,32 @@ def shot_name(path: pathlib.Path, suffix: str = "") -> pathlib.Path:
     return SCREENSHOTS / f"{name}{suffix}.png"
 
 
+def local_file(href: str) -> pathlib.Path:
+    """The file in the built site that a link to the served site points to."""
+    relative = unquote(urlparse(href).path).lstrip("/")
+    target = HTML / relative
+    return target / "index.html" if href.endswith("/") else target
+
+
 @pytest.mark.parametrize("path", PAGES, ids=lambda p: p.relative_to(HTML).as_posix())
-def test_page_renders_offline(browser, path):
-    view = OfflinePage(browser, path)
+def test_page_renders_offline(browser, site, path):
+    view = SitePage(browser, site, path)
     page = view.page
     try:
         if page.locator(".math").count():
-            page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
-            page.evaluate("() => MathJax.startup.promise")
+            view.wait_for_maths()
             untypeset = page.evaluate(
                 "() => Array.from(document.querySelectorAll('.math')).filter("
                 "m => !m.querySelector('mjx-container')).length")
             assert untypeset == 0, f"{untypeset} maths elements were not typeset"
-        assert page.evaluate(RAW_TEX) == [], "raw TeX left on the page"
+            garbled = [s for s in page.evaluate(MATHS_SOURCES) if page.evaluate(PROSE_IN_MATHS, s)]
+            assert garbled == [], f"formulas that swallowed prose or code: {garbled}"
+        assert page.evaluate(RAW_TEX) == [], "raw TeX or a stray `$` left on the page"
         assert page.evaluate(IMAGES) == [], "images that did not load"
         assert all(page.evaluate(WIDGETS)), "a widget snapshot rendered blank"
-        links = [pathlib.Path(unquote(urlparse(href).path)) for href in page.evaluate(LOCAL_LINKS)]
-        broken = [str(link) for link in links if not link.exists()]
+        assert page.locator("#pst-header .search-button-field").count() == 0, "a second search field"
+        links = [href for href in page.evaluate(LINKS) if href.startswith(site)]
+        broken = [href for href in links if not local_file(href).exists()]
         assert broken == [], "links to files that are not in the built site"
         if path in CHAPTERS:
             notebook = path.relative_to(HTML).with_suffix(".ipynb").as_posix()
@@ -125,8 +241,44 @@ def test_page_renders_offline(browser, path):
             download = page.locator(f'a[href$="_sources/{notebook}"]')
             assert download.count() >= 1, "no download button for the notebook"
         page.screenshot(path=shot_name(path), full_page=True)
-        assert view.errors == [], f"JavaScript console errors: {view.errors}"
-        assert view.network == [], f"the page tried to use the network: {view.network}"
+        view.assert_clean()
+    finally:
+        view.close()
+
+
+def test_search_finds_a_word_with_excerpts(browser, site):
+    view = SitePage(browser, site, HTML / "search.html", query="?q=embedding")
+    page = view.page
+    try:
+        results = page.locator("#search-results ul.search li")
+        results.first.wait_for(timeout=20_000)
+        page.wait_for_function(
+            "() => document.querySelectorAll('#search-results ul.search li p.context').length > 0",
+            timeout=20_000)
+        page.wait_for_load_state("networkidle")
+        excerpts = page.locator("#search-results ul.search li p.context").all_inner_texts()
+        assert results.count() >= len(CHAPTERS), f"only {results.count()} results for 'embedding'"
+        assert any("embedding" in text.lower() for text in excerpts), f"excerpts without the word: {excerpts}"
+        page.screenshot(path=SCREENSHOTS / "search-embedding.png", full_page=True)
+        view.assert_clean()
+    finally:
+        view.close()
+
+
+@pytest.mark.parametrize("path", CHAPTERS[:1], ids=lambda p: p.stem)
+def test_a_chapter_in_dark_mode_is_readable(browser, site, path):
+    view = SitePage(browser, site, path, dark=True)
+    page = view.page
+    try:
+        assert page.evaluate("() => document.documentElement.dataset.theme") == "dark"
+        view.wait_for_maths()
+        page.evaluate(IMAGES)
+        assert page.evaluate(DARK_READABILITY) == [], "hard to read in dark mode"
+        page.screenshot(path=shot_name(path, "__dark"), full_page=True)
+        box = page.locator(".site-interactive").first
+        box.scroll_into_view_if_needed()
+        page.screenshot(path=shot_name(path, "__dark-slider"))
+        view.assert_clean()
     finally:
         view.close()
 
@@ -147,10 +299,10 @@ def drag_to_end(page, box) -> None:
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
-def test_site_interactive_slider_switches_frames_without_a_kernel(browser, path):
+def test_site_interactive_slider_switches_frames_without_a_kernel(browser, site, path):
     expected = expected_frames(path)
     assert expected, "this chapter has no site-interactive widget"
-    view = OfflinePage(browser, path)
+    view = SitePage(browser, site, path)
     page = view.page
     try:
         boxes = page.locator(".site-interactive")
@@ -174,7 +326,7 @@ def test_site_interactive_slider_switches_frames_without_a_kernel(browser, path)
             page.wait_for_function("([el, text]) => el.innerText === text",
                                    arg=[readout.element_handle(), labels[-1]])
             assert box.evaluate(VISIBLE_FRAME) == frames[-1], "dragging did not show the last frame"
-        assert view.errors == [], f"JavaScript console errors: {view.errors}"
+        view.assert_clean()
     finally:
         view.close()
 
