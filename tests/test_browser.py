@@ -88,6 +88,16 @@ VISIBLE_FRAME = """async (box) => {
   return btoa(text);
 }"""
 
+# Where a site-interactive widget and its visible frame sit on the screen.
+FRAME_FIT = """(box) => {
+  const img = Array.from(box.querySelectorAll("img")).find(i => i.offsetParent !== null);
+  const readout = box.querySelector(".widget-readout").getBoundingClientRect();
+  const shown = img.getBoundingClientRect(), widget = box.getBoundingClientRect();
+  return {natural: img.naturalWidth, shown: shown.width, left: Math.min(widget.left, shown.left),
+          right: Math.max(widget.right, shown.right, readout.right),
+          screen: document.documentElement.clientWidth};
+}"""
+
 # Dark mode: text in widgets must contrast with what is behind it, and figures keep a light
 # background (a PNG drawn for white paper, shown on the dark page, loses its black text).
 DARK_READABILITY = r"""() => {
@@ -302,14 +312,20 @@ def expected_frames(path: pathlib.Path) -> list[tuple[list[str], list[str]]]:
     return site_widgets(load_notebook(ROOT / path.relative_to(HTML).with_suffix(".ipynb")))
 
 
-def drag_to_end(page, box) -> None:
-    """Press the mouse on the slider's handle and release it past the track's right end."""
+def drag_to(page, box, fraction: float | None = None) -> None:
+    """Drag the slider's handle to a fraction of its track (None: past the track's right end)."""
     handle = box.locator(".noUi-handle").first.bounding_box()
     track = box.locator(".noUi-base").first.bounding_box()
+    x = track["x"] + (track["width"] + 40 if fraction is None else track["width"] * fraction)
     page.mouse.move(handle["x"] + handle["width"] / 2, handle["y"] + handle["height"] / 2)
     page.mouse.down()
-    page.mouse.move(track["x"] + track["width"] + 40, handle["y"] + handle["height"] / 2, steps=8)
+    page.mouse.move(x, handle["y"] + handle["height"] / 2, steps=8)
     page.mouse.up()
+
+
+def wait_for_readout(page, box, label: str) -> None:
+    readout = box.locator(".widget-readout")
+    page.wait_for_function("([el, text]) => el.innerText === text", arg=[readout.element_handle(), label])
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
@@ -330,16 +346,48 @@ def test_site_interactive_slider_switches_frames_without_a_kernel(browser, site,
             box.screenshot(path=shot_name(path, f"__slider{i}-before"))
             box.locator(".noUi-handle").first.focus()
             page.keyboard.press("ArrowRight")  # what a reader's keyboard (or a one-step drag) does
-            page.wait_for_function("([el, text]) => el.innerText === text",
-                                   arg=[readout.element_handle(), labels[1]])
+            wait_for_readout(page, box, labels[1])
             shown = box.evaluate(VISIBLE_FRAME)
             assert shown != frames[0], "moving the slider did not change the picture"
             assert shown == frames[1], "the picture shown is not the frame for the slider's value"
             box.screenshot(path=shot_name(path, f"__slider{i}-after"))
-            drag_to_end(page, box)  # a reader dragging the handle to the far right
-            page.wait_for_function("([el, text]) => el.innerText === text",
-                                   arg=[readout.element_handle(), labels[-1]])
+            drag_to(page, box)  # a reader dragging the handle to the far right
+            wait_for_readout(page, box, labels[-1])
             assert box.evaluate(VISIBLE_FRAME) == frames[-1], "dragging did not show the last frame"
+            fit = box.evaluate(FRAME_FIT)
+            assert abs(fit["shown"] - fit["natural"]) <= 1, (
+                f"the frame is drawn {fit['natural']} px wide but shown {fit['shown']:.0f} px wide")
+        view.assert_clean()
+    finally:
+        view.close()
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_site_interactive_slider_on_a_phone(browser, site, path):
+    """At 390 x 844 the widget fits the screen, and every frame is reached by drag and by keyboard."""
+    expected = expected_frames(path)
+    assert expected, "this chapter has no site-interactive widget"
+    view = SitePage(browser, site, path, viewport=PHONE)
+    page = view.page
+    try:
+        for i, (labels, frames) in enumerate(expected):
+            box = page.locator(".site-interactive").nth(i)
+            box.scroll_into_view_if_needed()
+            fit = box.evaluate(FRAME_FIT)
+            assert fit["left"] >= 0 and fit["right"] <= fit["screen"], (
+                f"the widget spans {fit['left']:.0f}..{fit['right']:.0f} px on a {fit['screen']}-px screen")
+            box.screenshot(path=shot_name(path, f"__slider{i}-phone"))
+            last = len(frames) - 1
+            for k in range(len(frames)):  # drag the handle to each stop of the track
+                drag_to(page, box, k / last)
+                wait_for_readout(page, box, labels[k])
+                assert box.evaluate(VISIBLE_FRAME) == frames[k], f"dragged to {labels[k]}: wrong frame"
+            box.locator(".noUi-handle").first.focus()
+            for k in reversed(range(last)):  # and back, one key press per frame
+                page.keyboard.press("ArrowLeft")
+                wait_for_readout(page, box, labels[k])
+                assert box.evaluate(VISIBLE_FRAME) == frames[k], f"keyed to {labels[k]}: wrong frame"
+        page.screenshot(path=shot_name(path, "__phone"), full_page=True)
         view.assert_clean()
     finally:
         view.close()
