@@ -70,6 +70,9 @@ test-floor: $(FLOOR_OK)
 	    --output="$(CURDIR)/_build/floor/$$(basename $$nb)" "$$nb" || exit 1; \
 	done
 	$(BIN)/python scripts/check_floor.py _build/floor notebooks
+	@# Then each notebook of the Jupyter and student editions, copied alone into an empty
+	@# folder and run offline without the wheel, as a reader with requirements.txt would.
+	$(FLOOR)/bin/python scripts/isolated_runs.py $(NOTEBOOKS)
 
 # Strict nbval on CUDA (needs a CUDA machine): the same sanitize file plus the
 # short list of GPU-only forgiven outputs in tests/gpu_sanitize.cfg.
