@@ -442,7 +442,7 @@ def survey(path: pathlib.Path, nb: nbformat.NotebookNode) -> Chapter:
             continue
         for role_match in ROLE.finditer(strip_code(cell.source)):
             if role_match["name"] in ("cite", "cite:p", "cite:t"):
-                raw_keys += [k.strip() for k in role_match["content"].split(",") if k.strip()]
+                raw_keys += [(index, k.strip()) for k in role_match["content"].split(",") if k.strip()]
         lines = cell.source.splitlines()
         for i, line in enumerate(lines):
             fence = FENCE.match(line)
@@ -466,7 +466,7 @@ def survey(path: pathlib.Path, nb: nbformat.NotebookNode) -> Chapter:
     chapter.keyprefix = keyprefixes[0] if keyprefixes else ""
     if raw_keys and not keyprefixes:
         raise MystError(f"{path.name}: citations but no {{bibliography}} to list them")
-    for key in raw_keys:  # the reference list holds every entry the chapter cites
+    for chapter.cell, key in raw_keys:  # the reference list holds every entry the chapter cites
         resolve_key(chapter, key)
     return chapter
 
