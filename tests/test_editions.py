@@ -226,3 +226,14 @@ def test_solutions_and_exercises_render_as_commonmark(chapter):
     text = "\n".join(c.source for c in jupyter.cells)
     targets = set(re.findall(r'<a id="([^"]+)" name="\1"></a>', text))
     assert set(re.findall(r"\]\(#([^)]+)\)", text)) <= targets, "a link to an anchor that does not exist"
+
+
+def test_converter_writes_glued_values_as_the_notebook_displayed_them(tmp_path):
+    scrap = {"scrapbook": {"name": "width", "mime_prefix": ""}}
+    glue = nbformat.v4.new_code_cell("glue('width', 768)", outputs=[nbformat.v4.new_output(
+        "display_data", data={"text/plain": "768"}, metadata=scrap)])
+    nb = nbformat.v4.new_notebook(cells=[glue, nbformat.v4.new_markdown_cell(
+        "Width {glue}`width`, or {glue:text}`width:.1f`.")])
+    path = tmp_path / "09_glue.ipynb"
+    nbformat.write(nb, path)
+    assert editions.edition(path).cells[1].source == "Width 768, or 768.0."
