@@ -19,6 +19,8 @@ ASSETS_OK  := $(ASSETS)/.v$(MATHJAX_VERSION)-$(HTML_MANAGER_VERSION)
 book: $(STAMP) $(ASSETS_OK)
 	$(BIN)/python scripts/notebook_edition.py --student _build/site-assets/student $(NOTEBOOKS)
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going --quiet
+	@# The download button serves the Jupyter edition: Jupyter shows the source's MyST raw.
+	$(BIN)/python scripts/notebook_edition.py _build/html/_sources/notebooks $(NOTEBOOKS)
 	@echo "Website: _build/html/index.html"
 
 test: $(STAMP) chromium book
