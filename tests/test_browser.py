@@ -10,7 +10,9 @@ _build/screenshots/ for humans to look at.
 
 import base64
 import functools
+import gzip
 import http.server
+import json
 import pathlib
 import shutil
 import threading
@@ -27,6 +29,10 @@ PAGES = sorted(p for p in HTML.rglob("*.html")
                if not {"_static", "_sources", "assets", "_images"} & set(p.relative_to(HTML).parts))
 CHAPTERS = [p for p in PAGES if p.relative_to(HTML).parts[0] == "notebooks"]
 DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
+MB = 1_000_000
+SITE_BUDGET, CHAPTER_BUDGET = 15 * MB, 5 * MB  # the whole site (PDFs aside); one chapter page
+WEIGHTS = SCREENSHOTS / "weights.json"  # the measured figures, for the README
+COMPRESSED = {".html", ".js", ".css", ".json", ".svg", ".txt", ".ipynb", ".inv"}
 
 # Text a reader sees outside typeset maths and code must hold no TeX: a `$` there is a maths
 # block that did not parse (a `$$` without blank lines around it shows "… and $" and garbage).
@@ -141,24 +147,39 @@ DARK_READABILITY = r"""() => {
 }"""
 
 
-class QuietHandler(http.server.SimpleHTTPRequestHandler):
-    """Serves the built site; remembers every path it could not serve."""
-
-    missing: list[str] = []
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the built site as GitHub Pages does: text files gzip-compressed when the browser
+    accepts it, images and fonts as they are."""
 
     def log_message(self, format, *args):  # noqa: A002 (the base class names it so)
         pass
 
-    def send_error(self, code, message=None, explain=None):
-        self.missing.append(f"{code} {self.path}")
-        super().send_error(code, message, explain)
+    def do_GET(self):
+        path = pathlib.Path(self.translate_path(self.path))
+        if path.suffix not in COMPRESSED or not path.is_file() or "gzip" not in self.headers.get(
+                "Accept-Encoding", ""):
+            return super().do_GET()
+        body = gzip.compress(path.read_bytes(), compresslevel=6)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def record_weight(name: str, figures: dict) -> None:
+    """Keep a measured figure in _build/screenshots/weights.json."""
+    weights = json.loads(WEIGHTS.read_text()) if WEIGHTS.exists() else {}
+    weights[name] = figures
+    WEIGHTS.write_text(json.dumps(weights, indent=1, sort_keys=True))
 
 
 @pytest.fixture(scope="module")
 def site():
     """The base URL of the built site, served over HTTP on 127.0.0.1 at a random free port."""
     assert (HTML / "index.html").exists(), "no built site: run `make book` (or `make test`)"
-    handler = functools.partial(QuietHandler, directory=str(HTML))
+    handler = functools.partial(SiteHandler, directory=str(HTML))
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
@@ -209,7 +230,15 @@ class SitePage:
             route.abort()
 
     def _count(self, request):
-        self.bytes[request.url] = max(0, request.sizes()["responseBodySize"])
+        if request.url.startswith(self.site):
+            self.bytes[request.url] = max(0, request.sizes()["responseBodySize"])
+
+    def weight(self) -> dict:
+        """Bytes this page loaded: as transferred (text gzip-compressed) and as files on disk."""
+        files = [HTML / unquote(urlparse(url).path).lstrip("/") for url in self.bytes]
+        return {"transferred": sum(self.bytes.values()),
+                "uncompressed": sum(f.stat().st_size for f in files if f.is_file()),
+                "requests": len(self.bytes)}
 
     def wait_for_maths(self):
         self.page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
@@ -266,8 +295,25 @@ def test_page_renders_offline(browser, site, path):
             assert download.count() >= 1, "no download button for the notebook"
         page.screenshot(path=shot_name(path), full_page=True)
         view.assert_clean()
+        weight = view.weight()
+        record_weight(path.relative_to(HTML).as_posix(), weight)
+        if path in CHAPTERS:
+            assert weight["transferred"] <= CHAPTER_BUDGET, (
+                f"the page transfers {weight['transferred'] / MB:.2f} MB (budget {CHAPTER_BUDGET / MB} MB)")
     finally:
         view.close()
+
+
+def test_whole_site_weight():
+    """The built site, everything a host serves except the chapter PDFs, within the budget."""
+    files = [f for f in HTML.rglob("*") if f.is_file() and f.suffix != ".pdf"]
+    total = sum(f.stat().st_size for f in files)
+    by_folder: dict[str, int] = {}
+    for f in files:
+        top = f.relative_to(HTML).parts[0] if len(f.relative_to(HTML).parts) > 1 else "."
+        by_folder[top] = by_folder.get(top, 0) + f.stat().st_size
+    record_weight("whole site", {"bytes": total, "files": len(files), "by folder": by_folder})
+    assert total <= SITE_BUDGET, f"site: {total / MB:.1f} MB (budget {SITE_BUDGET / MB} MB), {by_folder}"
 
 
 def test_search_finds_a_word_with_excerpts(browser, site):
