@@ -14,7 +14,7 @@ HTML_MANAGER_VERSION := 1.0.15
 ASSETS     := _build/site-assets/assets
 ASSETS_OK  := $(ASSETS)/.v$(MATHJAX_VERSION)-$(HTML_MANAGER_VERSION)-lean
 
-.PHONY: book test test-matrix test-floor test-gpu execute chromium clean editions
+.PHONY: book test test-matrix test-floor test-gpu execute chromium pdf clean editions
 
 book: $(STAMP) $(ASSETS_OK)
 	$(BIN)/python scripts/notebook_edition.py --student _build/site-assets/student $(NOTEBOOKS)
@@ -112,6 +112,17 @@ $(ASSETS_OK):
 	  --strip-components=2 --wildcards 'package/dist/embed.js' 'package/dist/embed.js.LICENSE.txt' \
 	  'package/dist/*.woff2'
 	touch $@
+
+# One PDF handout per chapter, solutions left out by the site's print stylesheet, printed by
+# Chromium (no LaTeX) into _build/html/pdf/ and checked. Not part of `make test`: printing takes
+# about 20 s a chapter.
+pdf: $(STAMP) chromium book
+	@command -v pdftotext >/dev/null || { \
+	  echo "Installing Debian's poppler-utils to check the PDFs"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq poppler-utils >/dev/null; }
+	$(BIN)/python scripts/chapter_pdfs.py _build/html
+	$(BIN)/pytest -q tests/test_pdf.py
 
 chromium:
 	@command -v chromium >/dev/null || { \

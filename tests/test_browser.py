@@ -29,6 +29,7 @@ PAGES = sorted(p for p in HTML.rglob("*.html")
                if not {"_static", "_sources", "assets", "_images"} & set(p.relative_to(HTML).parts))
 CHAPTERS = [p for p in PAGES if p.relative_to(HTML).parts[0] == "notebooks"]
 DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
+A4_TEXT = {"width": 703, "height": 1060}  # 186 mm x 280 mm at 96 px per inch
 MB = 1_000_000
 SITE_BUDGET, CHAPTER_BUDGET = 15 * MB, 5 * MB  # the whole site (PDFs aside); one chapter page
 WEIGHTS = SCREENSHOTS / "weights.json"  # the measured figures, for the README
@@ -285,6 +286,8 @@ def test_page_renders_offline(browser, site, path):
         assert all(page.evaluate(WIDGETS)), "a widget snapshot rendered blank"
         assert page.locator("#pst-header .search-button-field").count() == 0, "a second search field"
         links = [href for href in page.evaluate(LINKS) if href.startswith(site)]
+        if not (HTML / "pdf").exists():  # `make pdf` prints them; tests/test_pdf.py checks the links
+            links = [href for href in links if not href.endswith(".pdf")]
         broken = [href for href in links if not local_file(href).exists()]
         assert broken == [], "links to files that are not in the built site"
         if path in CHAPTERS:
@@ -300,6 +303,14 @@ def test_page_renders_offline(browser, site, path):
         if path in CHAPTERS:
             assert weight["transferred"] <= CHAPTER_BUDGET, (
                 f"the page transfers {weight['transferred'] / MB:.2f} MB (budget {CHAPTER_BUDGET / MB} MB)")
+            # Printed (A4 less the print stylesheet's margins): no solution, no code cut at the edge.
+            page.set_viewport_size(A4_TEXT)
+            page.emulate_media(media="print")
+            shown = page.evaluate("() => Array.from(document.querySelectorAll('.solution'))"
+                                  ".filter(s => getComputedStyle(s).display !== 'none').length")
+            assert shown == 0, f"{shown} solutions would be printed"
+            cut = [block for block in page.evaluate(OVERFLOWING) if block.startswith("code")]
+            assert cut == [], f"code cut at the edge of the paper: {cut}"
     finally:
         view.close()
 

@@ -1,0 +1,69 @@
+"""The chapter PDFs that `make pdf` prints for students: one per chapter, A4, a sensible length,
+and no solution in them.
+
+`make pdf` builds them into _build/html/pdf/ and runs this file; `make test` does not build them
+(printing takes about 20 s a chapter), so there these checks run only when the PDFs exist. The
+how-to page must link every chapter's PDF either way. Needs poppler-utils (`pdfinfo`,
+`pdftotext`; `make pdf` installs them).
+"""
+
+import re
+import subprocess
+
+import pytest
+from conftest import HTML, ROOT, load_notebook, toc_notebooks
+
+PDFS = HTML / "pdf"
+MIN_PAGES, MAX_PAGES = 3, 45  # a chapter handout: more than a stub, less than a booklet
+A4_POINTS = (595, 842)
+
+
+def squeeze(text: str) -> str:
+    """Text without whitespace: PDF extraction re-flows lines that wrapped on paper."""
+    return re.sub(r"\s+", "", text)
+
+
+def code_lines(path) -> tuple[list[str], list[str]]:
+    """Code lines of at least 25 characters: (in solutions, only there; everywhere else)."""
+    inside, solution, rest = False, [], []
+    for cell in load_notebook(path)["cells"]:
+        source = "".join(cell["source"])
+        if "{solution-start}" in source or "{solution-end}" in source:
+            inside = "{solution-start}" in source
+            continue
+        if cell["cell_type"] == "code":
+            lines = [line for line in source.splitlines() if len(line.strip()) >= 25]
+            (solution if inside else rest).extend(lines)
+    elsewhere = {squeeze(line) for line in rest}
+    return [line for line in solution if squeeze(line) not in elsewhere], rest
+
+
+def test_the_how_to_page_links_every_chapter_pdf():
+    how_to = (ROOT / "book" / "how-to-use.md").read_text()
+    for path in toc_notebooks():
+        assert f"../pdf/{path.stem}.pdf" in how_to, f"the how-to page does not link {path.stem}.pdf"
+
+
+@pytest.mark.parametrize("path", toc_notebooks(), ids=lambda p: p.stem)
+def test_chapter_pdf_is_a_handout_without_solutions(path):
+    pdf = PDFS / f"{path.stem}.pdf"
+    if not PDFS.exists():
+        pytest.skip("no PDFs built: `make pdf` prints and checks them")
+    assert pdf.exists(), f"{pdf.name} is missing: run `make pdf`"
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    pages = int(re.search(r"^Pages:\s+(\d+)", info, re.MULTILINE).group(1))
+    size = tuple(round(float(x)) for x in re.search(r"Page size:\s+([\d.]+) x ([\d.]+)", info).groups())
+    assert size == A4_POINTS, f"{pdf.name}: pages of {size} pt, not A4"
+    assert MIN_PAGES <= pages <= MAX_PAGES, f"{pdf.name}: {pages} pages, not {MIN_PAGES}-{MAX_PAGES}"
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    printed = squeeze(text)
+    solution, rest = code_lines(path)
+    assert solution, "this chapter has no solution code to look for"
+    leaked = [line.strip() for line in solution if squeeze(line) in printed]
+    assert leaked == [], f"{pdf.name} prints solution code: {leaked[:3]}"
+    assert "Solutionto" not in printed, f"{pdf.name} prints a solution heading"
+    # The search is real: the chapter's other code is found in the same text.
+    found = sum(squeeze(line) in printed for line in rest)
+    assert found >= 0.8 * len(rest), f"{pdf.name}: only {found} of {len(rest)} code lines found in its text"
+    exercises = sum("{exercise}" in "".join(c["source"]) for c in load_notebook(path)["cells"])
+    assert text.count("Exercise") >= exercises, f"{pdf.name}: exercises missing"
