@@ -16,6 +16,7 @@ import pathlib
 import shutil
 import subprocess
 import sys
+import time
 
 import nbformat
 from notebook_edition import ROOT, MystError, raw_myst, write_edition
@@ -77,8 +78,10 @@ def main(paths: list[pathlib.Path]) -> int:
             print(f"== {kind} edition of {notebook.name}, alone in an empty folder, offline", flush=True)
             executed = OUT / "executed" / kind / notebook.name
             executed.parent.mkdir(parents=True, exist_ok=True)
+            start = time.perf_counter()
             run = subprocess.run([*prefix, str(jupyter), "execute", "--timeout=600",
                                   f"--output={executed}", notebook.name], cwd=folder, env=env)
+            print(f"   {'failed' if run.returncode else 'ran'} in {time.perf_counter() - start:.0f} s")
             if raw or run.returncode:
                 failed.append(f"{kind}/{notebook.name}" + (f" (raw MyST: {raw[:3]})" if raw else ""))
     if wheel_installed():
