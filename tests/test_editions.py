@@ -59,7 +59,7 @@ def test_committed_jupyter_edition_is_current():
     """Colab opens the committed files from GitHub: they must be what the chapters convert to."""
     stale = [p.name for p in CHAPTERS
              if not (EDITION_DIR / p.name).exists()
-             or nbformat.writes(editions.edition(p)) != (EDITION_DIR / p.name).read_text()]
+             or nbformat.writes(editions.edition(p)) + "\n" != (EDITION_DIR / p.name).read_text()]
     extra = sorted({p.name for p in EDITION_DIR.glob("*.ipynb")} - {p.name for p in CHAPTERS})
     assert not stale and not extra, (
         f"{EDITION_DIR.relative_to(ROOT)} is out of date (stale: {stale}, not a chapter: {extra}); "
