@@ -355,7 +355,7 @@ def test_a_chapter_in_dark_mode_is_readable(browser, site, path):
         view.wait_for_maths()
         page.evaluate(IMAGES)
         assert page.evaluate(DARK_READABILITY) == [], "hard to read in dark mode"
-        page.screenshot(path=shot_name(path, "__dark"), full_page=True)
+        page.screenshot(path=shot_name(path, "__dark"))
         box = page.locator(".site-interactive").first
         box.scroll_into_view_if_needed()
         page.screenshot(path=shot_name(path, "__dark-slider"))
@@ -444,7 +444,8 @@ def test_site_interactive_slider_on_a_phone(browser, site, path):
                 page.keyboard.press("ArrowLeft")
                 wait_for_readout(page, box, labels[k])
                 assert box.evaluate(VISIBLE_FRAME) == frames[k], f"keyed to {labels[k]}: wrong frame"
-        page.screenshot(path=shot_name(path, "__phone"), full_page=True)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.screenshot(path=shot_name(path, "__phone"))
         view.assert_clean()
     finally:
         view.close()
