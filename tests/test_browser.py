@@ -124,10 +124,12 @@ DARK_READABILITY = r"""() => {
     return (hi + 0.05) / (lo + 0.05);
   };
   const problems = [];
+  let texts_seen = 0, figures_seen = 0;
   const texts = document.querySelectorAll(
     ".jupyter-widgets label, .jupyter-widgets .widget-readout, .jupyter-widgets .widget-label");
   for (const el of texts) {
     if (!el.offsetParent || !el.innerText.trim()) continue;
+    texts_seen += 1;
     const ratio = contrast(rgb(getComputedStyle(el).color), background(el));
     if (ratio < 4.5) problems.push(`widget text "${el.innerText.trim()}" contrast ${ratio.toFixed(1)}`);
   }
@@ -135,6 +137,7 @@ DARK_READABILITY = r"""() => {
   const ctx = canvas.getContext("2d", {willReadFrequently: true});
   for (const img of document.querySelectorAll(".cell_output img, .jupyter-widgets img")) {
     if (!img.offsetParent || !img.naturalWidth) continue;
+    figures_seen += 1;
     canvas.width = img.naturalWidth; canvas.height = img.naturalHeight;
     ctx.clearRect(0, 0, canvas.width, canvas.height);
     ctx.drawImage(img, 0, 0);
@@ -144,7 +147,7 @@ DARK_READABILITY = r"""() => {
     if (luminance(corner) < 0.6 || (filter !== "none" && /invert/.test(filter)))
       problems.push(`figure ${img.src.slice(-40)} on a dark background`);
   }
-  return problems;
+  return {problems, texts_seen, figures_seen};
 }"""
 
 
@@ -354,7 +357,9 @@ def test_a_chapter_in_dark_mode_is_readable(browser, site, path):
         assert page.evaluate("() => document.documentElement.dataset.theme") == "dark"
         view.wait_for_maths()
         page.evaluate(IMAGES)
-        assert page.evaluate(DARK_READABILITY) == [], "hard to read in dark mode"
+        readability = page.evaluate(DARK_READABILITY)
+        assert readability["texts_seen"] and readability["figures_seen"], f"nothing to check: {readability}"
+        assert readability["problems"] == [], "hard to read in dark mode"
         page.screenshot(path=shot_name(path, "__dark"))
         box = page.locator(".site-interactive").first
         box.scroll_into_view_if_needed()
@@ -433,6 +438,9 @@ def test_site_interactive_slider_on_a_phone(browser, site, path):
             fit = box.evaluate(FRAME_FIT)
             assert fit["left"] >= 0 and fit["right"] <= fit["screen"], (
                 f"the widget spans {fit['left']:.0f}..{fit['right']:.0f} px on a {fit['screen']}-px screen")
+            # figure_png draws text of at least 15 px: shown at >= 11/15 of its size, it stays >= 11 px.
+            assert fit["shown"] >= fit["natural"] * 11 / 15, (
+                f"a {fit['natural']}-px frame shown {fit['shown']:.0f} px wide: its text drops below 11 px")
             box.screenshot(path=shot_name(path, f"__slider{i}-phone"))
             last = len(frames) - 1
             for k in range(len(frames)):  # drag the handle to each stop of the track
