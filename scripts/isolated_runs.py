@@ -29,12 +29,14 @@ def offline_command() -> tuple[list[str], dict[str, str]]:
     """A command prefix and environment that run a program with no network."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("PIP_") and k != "PYTHONPATH"}
     env |= {"PIP_CONFIG_FILE": os.devnull, "PYTHONNOUSERSITE": "1"}
-    probe = ["unshare", "--net", "--", "ip", "link", "set", "lo", "up"]
-    tools = shutil.which("unshare") and shutil.which("ip")
-    if tools and subprocess.run(probe, capture_output=True).returncode == 0:
-        print("isolated runs: network cut with `unshare --net` (loopback only)")
-        return ["unshare", "--net", "--", "sh", "-c", 'ip link set lo up && exec "$0" "$@"'], env
-    print("isolated runs: no `unshare --net` here; pip and HTTP(S) go to an unreachable proxy")
+    if shutil.which("unshare") and shutil.which("ip"):
+        # As root a network namespace of its own; otherwise inside a user namespace, if allowed.
+        for unshare in (["unshare", "--net"], ["unshare", "--user", "--map-root-user", "--net"]):
+            probe = [*unshare, "--", "ip", "link", "set", "lo", "up"]
+            if subprocess.run(probe, capture_output=True).returncode == 0:
+                print(f"isolated runs: network cut with `{' '.join(unshare)}` (loopback only)")
+                return [*unshare, "--", "sh", "-c", 'ip link set lo up && exec "$0" "$@"'], env
+    print("isolated runs: no network namespace allowed here; pip and HTTP(S) go to an unreachable proxy")
     env |= {"PIP_INDEX_URL": f"{UNREACHABLE}/simple", "HTTP_PROXY": UNREACHABLE, "HTTPS_PROXY": UNREACHABLE,
             "http_proxy": UNREACHABLE, "https_proxy": UNREACHABLE, "NO_PROXY": "127.0.0.1,localhost"}
     return [], env
