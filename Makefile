@@ -32,8 +32,9 @@ test: $(STAMP) chromium book
 # tests/test_editions.py fails until the committed copy matches the chapters.
 EDITION := editions/jupyter/notebooks
 editions: $(STAMP)
-	rm -f $(EDITION)/*.ipynb
-	$(BIN)/python scripts/notebook_edition.py $(EDITION) $(NOTEBOOKS)
+	rm -rf _build/editions
+	$(BIN)/python scripts/notebook_edition.py _build/editions $(NOTEBOOKS)
+	mkdir -p $(EDITION) && rm -f $(EDITION)/*.ipynb && cp _build/editions/*.ipynb $(EDITION)/
 
 # Strict nbval under other thread counts and CPU kernels: what a reader's
 # machine may differ in. Every configuration runs; the target fails if any does.
