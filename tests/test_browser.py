@@ -452,6 +452,9 @@ def test_site_interactive_slider_on_a_phone(browser, site, path):
                 page.keyboard.press("ArrowLeft")
                 wait_for_readout(page, box, labels[k])
                 assert box.evaluate(VISIBLE_FRAME) == frames[k], f"keyed to {labels[k]}: wrong frame"
+        root = "document.documentElement"
+        wide = page.evaluate(f"() => {root}.scrollWidth - {root}.clientWidth")
+        assert wide <= 0, f"the page scrolls sideways by {wide} px on a phone"
         page.evaluate("() => window.scrollTo(0, 0)")
         page.screenshot(path=shot_name(path, "__phone"))
         view.assert_clean()
