@@ -8,7 +8,10 @@
 # Output ignored by the tests: it names this machine's torch and device.
 import sys
 
+import ipywidgets as widgets
+import matplotlib.pyplot as plt
 import torch
+from matplotlib.text import Text
 
 if "google.colab" in sys.modules:  # Colab needs this for ipywidgets 8
     from google.colab import output
@@ -33,10 +36,6 @@ def rounding(x: float) -> str:
 # %%
 import io
 
-import ipywidgets as widgets
-import matplotlib.pyplot as plt
-from matplotlib.text import Text
-
 FRAME_DPI, FRAME_MAX_PX, FRAME_MIN_TEXT_PX = 100, 480, 15
 
 
@@ -46,14 +45,29 @@ def figure_png(fig: plt.Figure) -> bytes:
     text = min((t.get_fontsize() * FRAME_DPI / 72 for t in fig.findobj(Text)
                 if t.get_visible() and t.get_text()), default=99)
     buffer = io.BytesIO()
-    if width <= FRAME_MAX_PX and text >= FRAME_MIN_TEXT_PX:
-        fig.savefig(buffer, format="png", dpi=FRAME_DPI)
+    fig.savefig(buffer, format="png", dpi=FRAME_DPI)
     plt.close(fig)
-    if not buffer.tell():
+    if width > FRAME_MAX_PX or text < FRAME_MIN_TEXT_PX:
         raise ValueError(f"a frame is at most {FRAME_MAX_PX} px wide with text"
                          f" of at least {FRAME_MIN_TEXT_PX} px; got"
                          f" {width:.0f} px and {text:.1f} px")
     return buffer.getvalue()
+
+
+# %%
+def frame_view(frames: list[bytes],
+               slider: widgets.SelectionSlider) -> widgets.Widget:
+    """The frames, switched by the slider in the browser where possible."""
+    images = [widgets.Image(value=frame, layout={"max_width": "100%"})
+              for frame in frames]
+    if hasattr(widgets, "Stack"):  # ipywidgets 8: the browser switches frames
+        view = widgets.Stack(images, selected_index=0)
+        widgets.jslink((slider, "index"), (view, "selected_index"))
+        return view
+    # ipywidgets 7 (older Colab) has no Stack: the kernel swaps the picture
+    slider.observe(lambda c: setattr(images[0], "value", frames[c["new"]]),
+                   names="index")
+    return images[0]
 
 
 # %%
@@ -67,15 +81,5 @@ def site_slider(frames: list[bytes], labels: list[str],
     slider = widgets.SelectionSlider(options=labels, description=description,
                                      style={"description_width": "initial"},
                                      layout=fit)
-    shown = {"max_width": "100%"}
-    images = [widgets.Image(value=f, format="png", layout=shown)
-              for f in frames]
-    if hasattr(widgets, "Stack"):  # ipywidgets 8: the browser switches frames
-        view = widgets.Stack(images, selected_index=0)
-        widgets.jslink((slider, "index"), (view, "selected_index"))
-    else:  # ipywidgets 7 (older Colab): the kernel swaps the picture
-        view = widgets.Image(value=frames[0], format="png", layout=shown)
-        slider.observe(lambda c: setattr(view, "value", frames[c["new"]]),
-                       names="index")
-    return widgets.VBox([slider, view], layout=fit,
+    return widgets.VBox([slider, frame_view(frames, slider)], layout=fit,
                         _dom_classes=["site-interactive"])
