@@ -83,3 +83,19 @@ def site_slider(frames: list[bytes], labels: list[str],
                                      layout=fit)
     return widgets.VBox([slider, frame_view(frames, slider)], layout=fit,
                         _dom_classes=["site-interactive"])
+
+
+# %%
+from collections.abc import Callable
+
+
+def check(test: Callable[..., str | None], *answers: object) -> None:
+    """Say whether exercise answers pass `test`, without showing a solution."""
+    if any(answer is None for answer in answers):
+        print("not answered yet: replace each None with your answer")
+        return
+    try:
+        problem = test(*answers)
+    except Exception as error:  # an answer of the wrong type or shape
+        problem = f"{type(error).__name__}: {error}"
+    print("correct" if problem is None else f"not yet: {problem}")

@@ -26,14 +26,14 @@ def shared_cells(nb: dict) -> list[str]:
             if "shared" in cell.get("metadata", {}).get("tags", [])]
 
 
-def test_the_shared_file_is_valid_python_with_five_short_cells():
+def test_the_shared_file_is_valid_python_with_six_short_cells():
     cells = canonical_cells()
-    assert len(cells) == 5, f"expected 5 shared cells, found {len(cells)}"
+    assert len(cells) == 6, f"expected 6 shared cells, found {len(cells)}"
     for cell in cells:
         assert len([line for line in cell.splitlines() if line.strip()]) <= 15
     names = {node.name for cell in cells for node in ast.parse(cell).body
              if isinstance(node, ast.FunctionDef)}
-    assert names == {"rounding", "figure_png", "frame_view", "site_slider"}, names
+    assert names == {"rounding", "figure_png", "frame_view", "site_slider", "check"}, names
 
 
 @pytest.mark.parametrize("path", toc_notebooks(), ids=lambda p: p.name)
