@@ -18,15 +18,26 @@ state are kept exactly:
 - admonitions become block quotes, ``(label)=`` targets become HTML anchors,
   ``{ref}``/``{numref}``/``{doc}``/``{glue}``/``{math}`` roles become text.
 
+Exercises are self-checking in both editions. Where a solution stood, the
+reader gets an answer cell: for an exercise followed by a check cell (tagged
+``exercise-check``, ending in ``check(test, name, ...)``) a code cell setting
+each answer name to None, which the check then reports as "not answered yet";
+for a pen-and-paper exercise a Markdown cell for the derivation; otherwise an
+empty code cell. The check cells keep no stored output (it reported on the
+official solution).
+
 The student edition (``--student``) is the same conversion without the
-solutions, with outputs and widget state cleared. Any MyST directive, role or
-option the converter does not know raises an error naming the notebook and
-cell: nothing reaches a reader raw.
+solutions, without the answers to the "Check your understanding" questions
+(admonitions of class ``answer``) and the cell that checks them (tagged
+``answer-check``), with outputs and widget state cleared. Any MyST directive,
+role or option the converter does not know raises an error naming the notebook
+and cell: nothing reaches a reader raw.
 """
 
 from __future__ import annotations
 
 import argparse
+import ast
 import dataclasses
 import pathlib
 import re
@@ -48,6 +59,9 @@ OPTION = re.compile(r"^:(?P<key>[\w-]+):(?:\s+(?P<value>.*))?$")
 DOLLAR_LABEL = re.compile(r"^(?P<maths>.*\$\$)\s*\((?P<label>[^()\s]+)\)\s*$")
 HEADING = re.compile(r"^(?P<hashes>#{1,6})\s+(?P<text>.+?)\s*#*\s*$")
 EXPLICIT = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^<>]+)>$", re.DOTALL)
+EXERCISE_LABEL = re.compile(
+    r"^\*\*(?P<stars>★{1,3}☆{0,2}) · (?P<minutes>\d+) min · (?P<kind>code|pen and paper|mini-project)\*\*$")
+ANSWER_TAG, CHECK_TAG, ANSWER_CHECK_TAG = "answer", "exercise-check", "answer-check"
 ADMONITIONS = {"note", "tip", "hint", "important", "warning", "caution", "attention",
                "danger", "error", "seealso"}
 
@@ -67,6 +81,8 @@ class Chapter:
     targets: dict[str, str]  # label of a (label)= target -> text of the heading it marks
     glue: dict[str, dict]  # glued name -> output data (mime -> value)
     keyprefix: str
+    kinds: dict[str, str] = dataclasses.field(default_factory=dict)  # label -> exercise kind
+    student: bool = False
     cited: list[str] = dataclasses.field(default_factory=list)  # bib keys, first-cited order
     heading_level: int = 1
     cell: int = 0
@@ -288,6 +304,8 @@ def directive_markdown(chapter: Chapter, d: Directive) -> str:
         return "\n\n".join(filter(None, [reference_list(chapter.cited), convert_text(chapter, d.body)]))
     if d.name == "admonition" or d.name in ADMONITIONS:
         check_options(chapter, d, {"class", "name"})
+        if chapter.student and ANSWER_TAG in d.options.get("class", "").split():
+            return ""  # an answer to a "Check your understanding" question
         title = d.argument if d.name == "admonition" else d.name.capitalize()
         body = convert_text(chapter, d.body)
         if "dropdown" in d.options.get("class", "").split():
@@ -459,6 +477,9 @@ def survey(path: pathlib.Path, nb: nbformat.NotebookNode) -> Chapter:
                 if label:
                     chapter.exercises[label] = f"{chapter.number}.{exercises}".lstrip(".")
                     chapter.exercise_titles[label] = directive.argument
+                    first_line = directive.body.strip().split("\n\n")[0].strip()
+                    kind = EXERCISE_LABEL.match(first_line)
+                    chapter.kinds[label] = kind["kind"] if kind else "code"
             elif fence and fence["info"].strip().startswith("{bibliography}"):
                 directive, _ = split_directive(lines, i, chapter)
                 keyprefixes.append(directive.options.get("keyprefix", ""))
@@ -476,10 +497,40 @@ def survey(path: pathlib.Path, nb: nbformat.NotebookNode) -> Chapter:
     return chapter
 
 
+def answer_names(cell: nbformat.NotebookNode) -> list[str]:
+    """The answer names of a check cell: the plain names after the test in its final check(...)."""
+    last = ast.parse(cell.source).body[-1]
+    call = last.value if isinstance(last, ast.Expr) else None
+    if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "check"
+            and len(call.args) >= 2 and all(isinstance(a, ast.Name) for a in call.args[1:])):
+        raise MystError(f"a cell tagged {CHECK_TAG!r} must end with check(test, name, ...): {cell.source!r}")
+    return [a.id for a in call.args[1:]]
+
+
+def answer_cell(chapter: Chapter, label: str, following, cell_id: str) -> nbformat.NotebookNode:
+    """The cell where a reader writes the answer to exercise `label`."""
+    metadata = {"tags": [ANSWER_TAG]}
+    if following is not None and following.cell_type == "code" and CHECK_TAG in tags(following):
+        names = answer_names(following)
+        stub = "\n".join(f"{name} = None" for name in names)
+        text = f"# Your answer: set {', '.join(names)} (replace each None), then run the check.\n{stub}"
+        return nbformat.v4.new_code_cell(text, id=cell_id, metadata=metadata)
+    if chapter.kinds.get(label) == "pen and paper":
+        return nbformat.v4.new_markdown_cell("*Your derivation:*", id=cell_id, metadata=metadata)
+    return nbformat.v4.new_code_cell("# Your answer.", id=cell_id, metadata=metadata)
+
+
+def tags(cell: nbformat.NotebookNode) -> list[str]:
+    return cell.get("metadata", {}).get("tags", [])
+
+
 def edition(path: pathlib.Path, student: bool = False) -> nbformat.NotebookNode:
     """The chapter at path as plain-Markdown notebook: Jupyter/Colab edition, or student edition."""
     nb = nbformat.read(path, as_version=4)
     chapter = survey(path, nb)
+    chapter.student = student
+    if student:
+        nb.cells = [c for c in nb.cells if ANSWER_CHECK_TAG not in tags(c)]
     cells, pending, start, start_index = [], [], None, 0
     for index, original in enumerate(nb.cells, 1):
         chapter.cell = index
@@ -493,6 +544,7 @@ def edition(path: pathlib.Path, student: bool = False) -> nbformat.NotebookNode:
                     raise chapter.fail("{solution-end} without a {solution-start}")
                 if not student:
                     cells.append(solution_cell(chapter, start, pending, f"solution-{start_index}"))
+                cells.append((start.argument, f"answer-{start_index}"))  # filled in below
                 start = None
             elif start is not None:
                 pending.append(cell)
@@ -500,6 +552,15 @@ def edition(path: pathlib.Path, student: bool = False) -> nbformat.NotebookNode:
                 cells.append(convert_cell(chapter, cell))
     if start is not None:
         raise MystError(f"{path.name}: a {{solution-start}} block is never closed by {{solution-end}}")
+    for i, cell in enumerate(cells):
+        if isinstance(cell, tuple):
+            label, cell_id = cell
+            following = next((c for c in cells[i + 1:] if not isinstance(c, tuple)), None)
+            cells[i] = answer_cell(chapter, label, following, cell_id)
+    for cell in cells:
+        if CHECK_TAG in tags(cell):
+            cell.outputs, cell.execution_count = [], None  # it reported on the official solution
+    cells = [c for c in cells if c.cell_type != "markdown" or c.source.strip()]
     result = nbformat.from_dict(nb)
     result.cells = cells
     if student:

@@ -46,6 +46,18 @@ def outside_solutions(nb) -> list:
     return [c for i, c in enumerate(nb.cells) if i not in inside]
 
 
+def tags(cell) -> list[str]:
+    return cell.get("metadata", {}).get("tags", [])
+
+
+def as_converted(cell):
+    """A source code cell as the editions carry it: check cells without their stored output."""
+    if "exercise-check" in tags(cell):
+        cell = nbformat.from_dict(cell)
+        cell.outputs, cell.execution_count = [], None
+    return cell
+
+
 def markdown_texts(nb) -> list[str]:
     """Every piece of Markdown a notebook front end renders: Markdown cells and outputs."""
     texts = [c.source for c in nb.cells if c.cell_type == "markdown"]
@@ -89,8 +101,8 @@ def test_raw_myst_finds_what_jupyter_would_show_raw():
 
 def test_code_outputs_and_widget_state_unchanged(chapter):
     source, jupyter, _ = chapter
-    kept = [c for c in outside_solutions(source) if c.cell_type == "code"]
-    code = [c for c in jupyter.cells if c.cell_type == "code"]
+    kept = [as_converted(c) for c in outside_solutions(source) if c.cell_type == "code"]
+    code = [c for c in jupyter.cells if c.cell_type == "code" and "answer" not in tags(c)]
     assert code == kept, "code cells (source, outputs, metadata) must be exactly the chapter's"
     assert jupyter.metadata == {k: v for k, v in source.metadata.items() if k != "chapter"}
     converted = {c.id: c.source for c in jupyter.cells}
@@ -147,8 +159,11 @@ def test_student_edition_has_exercises_but_no_solutions_and_no_outputs(chapter):
     assert "<details>" not in text and "Solution to" not in text
     assert len(re.findall(r"^#{2,6} Exercise \d+\.\d+", text, flags=re.MULTILINE)) == len(
         solution_ranges(source))
-    kept = [c.source for c in outside_solutions(source) if c.cell_type == "code"]
-    assert [c.source for c in student.cells if c.cell_type == "code"] == kept
+    kept = [c.source for c in outside_solutions(source) if c.cell_type == "code"
+            and "answer-check" not in tags(c)]
+    assert [c.source for c in student.cells
+            if c.cell_type == "code" and "answer" not in tags(c)] == kept
+    assert "dropdown answer" not in text and "<summary>Answer</summary>" not in text
     assert all(not c.get("outputs") and c.get("execution_count") is None
                for c in student.cells if c.cell_type == "code")
     assert "widgets" not in student.metadata
@@ -237,3 +252,33 @@ def test_converter_writes_glued_values_as_the_notebook_displayed_them(tmp_path):
     path = tmp_path / "09_glue.ipynb"
     nbformat.write(nb, path)
     assert editions.edition(path).cells[1].source == "Width 768, or 768.0."
+
+
+def test_every_solution_becomes_an_answer_cell_before_its_check(chapter):
+    source, jupyter, student = chapter
+    for nb in (jupyter, student):
+        answers = [i for i, c in enumerate(nb.cells) if "answer" in tags(c)]
+        assert len(answers) == len(solution_ranges(source))
+        for i in answers:
+            following = nb.cells[i + 1] if i + 1 < len(nb.cells) else None
+            if following is not None and "exercise-check" in tags(following):
+                names = editions.answer_names(following)
+                assert nb.cells[i].source.splitlines()[1:] == [f"{n} = None" for n in names]
+            assert not nb.cells[i].get("outputs")
+
+
+def test_question_answers_are_collapsed_for_readers_and_absent_for_students(chapter):
+    source, jupyter, student = chapter
+    asked = sum(c.source.count(":class: dropdown answer") for c in source.cells)
+    jupyter_text = "\n".join(c.source for c in jupyter.cells)
+    assert jupyter_text.count("<summary>Answer</summary>") == asked
+    assert not any("answer-check" in tags(c) for c in student.cells)
+    assert sum("answer-check" in tags(c) for c in jupyter.cells) == min(asked, 1)
+
+
+def test_a_check_cell_must_end_in_a_call_to_check():
+    bad = nbformat.v4.new_code_cell("def t(x):\n    return None\n\nprint(t)")
+    with pytest.raises(editions.MystError, match="must end with check"):
+        editions.answer_names(bad)
+    good = nbformat.v4.new_code_cell("def t(a, b):\n    return None\n\ncheck(t, a, b)")
+    assert editions.answer_names(good) == ["a", "b"]
