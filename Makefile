@@ -87,10 +87,11 @@ test-gpu: $(STAMP)
 
 # Re-execute notebooks in a fresh kernel, top to bottom, saving outputs and widget state.
 # Use after editing a chapter:  make execute  (all)  or  make execute NB=notebooks/01_....ipynb
-# It first syncs each notebook with its MyST twin in md/ (jupytext.toml).
+# It first syncs each notebook with its MyST twin in md/ (jupytext.toml), and last re-runs the
+# instructors' guide, whose tables read the chapters (their exercises and run times).
 execute: $(STAMP)
 	$(BIN)/jupytext --sync --quiet $(or $(NB),$(NOTEBOOKS))
-	$(BIN)/jupyter execute --inplace --timeout=600 $(or $(NB),$(NOTEBOOKS))
+	$(BIN)/jupyter execute --inplace --timeout=600 $(or $(NB),$(NOTEBOOKS)) book/instructors.ipynb
 
 $(STAMP): requirements-lock.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

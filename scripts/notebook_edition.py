@@ -509,7 +509,7 @@ def answer_names(cell: nbformat.NotebookNode) -> list[str]:
 
 def answer_cell(chapter: Chapter, label: str, following, cell_id: str) -> nbformat.NotebookNode:
     """The cell where a reader writes the answer to exercise `label`."""
-    metadata = {"tags": [ANSWER_TAG]}
+    metadata = {"tags": [ANSWER_TAG], "exercise": label}
     if following is not None and following.cell_type == "code" and CHECK_TAG in tags(following):
         names = answer_names(following)
         stub = "\n".join(f"{name} = None" for name in names)

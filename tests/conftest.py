@@ -22,8 +22,9 @@ def toc_files() -> list[str]:
 
 
 def toc_notebooks() -> list[pathlib.Path]:
-    """The chapter notebooks listed in _toc.yml."""
-    return [ROOT / f"{name}.ipynb" for name in toc_files() if (ROOT / f"{name}.ipynb").exists()]
+    """The chapter notebooks listed in _toc.yml (other pages that are notebooks left out)."""
+    return [ROOT / f"{name}.ipynb" for name in toc_files()
+            if name.startswith("notebooks/") and (ROOT / f"{name}.ipynb").exists()]
 
 
 def load_notebook(path: pathlib.Path) -> dict:

@@ -1,0 +1,176 @@
+"""The course kit: questions, labelled exercises, and self-checking student notebooks.
+
+Every chapter ends with "Check your understanding" (8-10 questions, each with a hidden answer,
+and one cell that checks the answers' claims), then exercises that each open with a label
+(difficulty, expected time, kind), at least one pen-and-paper derivation and one mini-project
+with a rubric. Each coding exercise is followed by a check cell, `check(test, name, ...)`.
+
+The checks are tested here as a student meets them: the student edition of each chapter runs
+top to bottom with the empty answers (every check says "not answered yet", nothing raises);
+then, in the same kernel, each official solution is pasted in and its check must say "correct";
+then each wrong answer of tests/wrong_answers/chN.py is pasted in and its check must say
+"not yet".
+"""
+
+import importlib.util
+import re
+import sys
+
+import nbformat
+import pytest
+from conftest import ROOT, toc_notebooks
+from nbclient import NotebookClient
+
+NOTEBOOKS = toc_notebooks()
+spec = importlib.util.spec_from_file_location("notebook_edition", ROOT / "scripts" / "notebook_edition.py")
+editions = importlib.util.module_from_spec(spec)
+sys.modules["notebook_edition"] = editions  # dataclasses resolve their module by name
+spec.loader.exec_module(editions)
+
+QUESTION = re.compile(r"^\*\*(\d+)\.\*\*\s", re.MULTILINE)
+HEADING2 = re.compile(r"^## (.+)$", re.MULTILINE)
+RUBRIC = re.compile(r"\*\*Rubric\.\*\*\s*\n((?:\s*[-*] .+\n?){3,5})\s*$")
+
+
+def tags(cell) -> list[str]:
+    return cell.get("metadata", {}).get("tags", [])
+
+
+def chapter_number(path) -> int:
+    return int(path.name.split("_")[0])
+
+
+def wrong_answers(path) -> dict[str, str]:
+    """The wrong answers of tests/wrong_answers/chN.py for the chapter at path."""
+    file = ROOT / "tests" / "wrong_answers" / f"ch{chapter_number(path)}.py"
+    assert file.exists(), f"{file.relative_to(ROOT)} is missing"
+    namespace: dict = {}
+    exec(file.read_text(), namespace)  # a data file: one dict, WRONG
+    return namespace["WRONG"]
+
+
+def sections(nb) -> dict[str, list]:
+    """The cells under each second-level heading, by heading text."""
+    found, current = {}, None
+    for cell in nb.cells:
+        heading = HEADING2.search(cell.source) if cell.cell_type == "markdown" else None
+        if heading:
+            current = heading.group(1).strip()
+            found[current] = []
+        elif current is not None:
+            found[current].append(cell)
+    return found
+
+
+def exercises(path) -> list[editions.Directive]:
+    """The {exercise} directives of a chapter, in order."""
+    nb = nbformat.read(path, as_version=4)
+    chapter = editions.survey(path, nb)
+    found = []
+    for cell in nb.cells:
+        lines = cell.source.splitlines() if cell.cell_type == "markdown" else []
+        for i, line in enumerate(lines):
+            fence = editions.FENCE.match(line)
+            if fence and fence["info"].strip().startswith("{exercise}"):
+                found.append(editions.split_directive(lines, i, chapter)[0])
+    return found
+
+
+def solutions(path) -> dict[str, list[str]]:
+    """The code of each official solution, by exercise label."""
+    nb = nbformat.read(path, as_version=4)
+    chapter = editions.survey(path, nb)
+    found, label = {}, None
+    for cell in nb.cells:
+        for piece in editions.split_at_solution_markers(chapter, cell):
+            if isinstance(piece, editions.Directive):
+                label = piece.argument if piece.name == "solution-start" else None
+                if label:
+                    found[label] = []
+            elif label and piece.cell_type == "code":
+                found[label].append(piece.source)
+    return found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_check_your_understanding_comes_before_the_exercises(path):
+    nb = nbformat.read(path, as_version=4)
+    parts = sections(nb)
+    names = list(parts)
+    assert "Check your understanding" in names, f"{path.name}: no Check your understanding"
+    assert names.index("Exercises") == names.index("Check your understanding") + 1
+    cells = parts["Check your understanding"]
+    questions = [c for c in cells if c.cell_type == "markdown" and QUESTION.search(c.source)]
+    numbers = [int(QUESTION.search(c.source).group(1)) for c in questions]
+    assert 8 <= len(questions) <= 10 and numbers == list(range(1, len(questions) + 1)), numbers
+    for cell in questions:
+        assert cell.source.count(":class: dropdown answer") == 1, cell.source[:80]
+    checks = [c for c in cells if "answer-check" in tags(c)]
+    assert len(checks) == 1 and checks[0] is cells[-1], "one answer-check cell after the questions"
+    assert "hide-input" in tags(checks[0])
+    assert checks[0].source.startswith("# Checks the answers above.")
+    assert "assert" in checks[0].source and checks[0].outputs, "it asserts and reports"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_exercise_is_labelled_and_the_kinds_are_all_there(path):
+    kinds = []
+    for exercise in exercises(path):
+        first = exercise.body.strip().split("\n\n")[0].strip()
+        label = editions.EXERCISE_LABEL.match(first)
+        assert label, f"{exercise.options.get('label')}: no **★☆☆ · N min · kind** line: {first!r}"
+        assert len(label["stars"]) == 3 and 0 < int(label["minutes"]) <= 120, first
+        kinds.append(label["kind"])
+        if label["kind"] == "mini-project":
+            assert RUBRIC.search(exercise.body + "\n"), f"{exercise.options['label']}: no rubric"
+    assert "pen and paper" in kinds and "mini-project" in kinds, kinds
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_every_coding_exercise_is_checked_and_has_a_wrong_answer(path):
+    student = editions.edition(path, student=True)
+    checked = {}
+    for i, cell in enumerate(student.cells):
+        if "answer" in tags(cell) and i + 1 < len(student.cells):
+            if "exercise-check" in tags(student.cells[i + 1]):
+                checked[cell.metadata["exercise"]] = student.cells[i + 1]
+    code = [e.options["label"] for e in exercises(path)
+            if "· code**" in e.body.strip().split("\n\n")[0]]
+    assert set(code) <= set(checked), f"coding exercises without a check: {set(code) - set(checked)}"
+    wrong = wrong_answers(path)
+    assert {key.split("/")[0] for key in wrong} == set(checked), "one wrong answer per check"
+    assert any(key.endswith("/type") for key in wrong), "one answer of the wrong type"
+
+
+def run_student_edition(path, tmp_path) -> nbformat.NotebookNode:
+    """The student edition, run with empty answers, then the official solutions, then wrong ones."""
+    nb = editions.edition(path, student=True)
+    official, wrong = solutions(path), wrong_answers(path)
+    checks = {}
+    for i, cell in enumerate(nb.cells):
+        if "answer" in tags(cell) and "exercise-check" in tags(nb.cells[i + 1]):
+            checks[cell.metadata["exercise"]] = nb.cells[i + 1]
+            nb.cells[i + 1].metadata["expect"] = "not answered yet"
+
+    def then(code: str, label: str, expect: str) -> list:
+        check = nbformat.v4.new_code_cell(checks[label].source, metadata={"expect": expect})
+        return [nbformat.v4.new_code_cell(code), check]
+
+    for label in checks:
+        nb.cells += then("\n\n".join(official[label]), label, "correct")
+    for key, code in wrong.items():
+        nb.cells += then(code, key.split("/")[0], "not yet")
+    NotebookClient(nb, timeout=300, kernel_name="python3",
+                   resources={"metadata": {"path": str(tmp_path)}}).execute()
+    return nb
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_student_edition_checks_say_not_answered_then_correct_then_not_yet(path, tmp_path):
+    nb = run_student_edition(path, tmp_path)
+    verdicts = [(c.metadata["expect"], "".join(o.get("text", "") for o in c.outputs))
+                for c in nb.cells if "expect" in c.metadata]
+    assert verdicts, "no checks ran"
+    wrong = [(expect, said) for expect, said in verdicts
+             if not said.startswith(expect) or (expect == "correct" and said != "correct\n")]
+    assert wrong == [], f"{path.name}: checks that said the wrong thing: {wrong}"
