@@ -1,5 +1,6 @@
-"""The chapter PDFs that `make pdf` prints for students: one per chapter, A4, a sensible length,
-and no solution in them.
+"""The chapter PDFs that `make pdf` prints: for students, one per chapter, A4, a sensible length,
+with no solution and no answer in them; for instructors, one per chapter with only the questions'
+answers and the exercises' solutions.
 
 `make pdf` builds them into _build/html/pdf/ and runs this file; `make test` does not build them
 (printing takes about 20 s a chapter), so there these checks run only when the PDFs exist. The
@@ -38,6 +39,27 @@ def code_lines(path) -> tuple[list[str], list[str]]:
     return [line for line in solution if squeeze(line) not in elsewhere], rest
 
 
+def answers(path) -> list[str]:
+    """The first words of each answer to a check-your-understanding question (prose only)."""
+    found = []
+    for cell in load_notebook(path)["cells"]:
+        source = "".join(cell["source"])
+        for body in re.findall(r":class: dropdown answer\n\n(.+?)\n`{3,}", source, re.DOTALL):
+            words = re.sub(r"[`*$\\{}_^]", "", body).split()[:6]
+            found.append(" ".join(words))
+    return found
+
+
+def pdf_text(pdf) -> tuple[int, str]:
+    """(pages, text) of a PDF, checked to be A4."""
+    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
+    pages = int(re.search(r"^Pages:\s+(\d+)", info, re.MULTILINE).group(1))
+    size = tuple(round(float(x)) for x in re.search(r"Page size:\s+([\d.]+) x ([\d.]+)", info).groups())
+    assert size == A4_POINTS, f"{pdf.name}: pages of {size} pt, not A4"
+    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
+    return pages, text
+
+
 def test_the_how_to_page_links_every_chapter_pdf():
     how_to = (ROOT / "book" / "how-to-use.md").read_text()
     for path in toc_notebooks():
@@ -50,12 +72,8 @@ def test_chapter_pdf_is_a_handout_without_solutions(path):
     if not PDFS.exists():
         pytest.skip("no PDFs built: `make pdf` prints and checks them")
     assert pdf.exists(), f"{pdf.name} is missing: run `make pdf`"
-    info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
-    pages = int(re.search(r"^Pages:\s+(\d+)", info, re.MULTILINE).group(1))
-    size = tuple(round(float(x)) for x in re.search(r"Page size:\s+([\d.]+) x ([\d.]+)", info).groups())
-    assert size == A4_POINTS, f"{pdf.name}: pages of {size} pt, not A4"
+    pages, text = pdf_text(pdf)
     assert MIN_PAGES <= pages <= MAX_PAGES, f"{pdf.name}: {pages} pages, not {MIN_PAGES}-{MAX_PAGES}"
-    text = subprocess.run(["pdftotext", str(pdf), "-"], capture_output=True, text=True, check=True).stdout
     printed = squeeze(text)
     solution, rest = code_lines(path)
     assert solution, "this chapter has no solution code to look for"
@@ -67,3 +85,24 @@ def test_chapter_pdf_is_a_handout_without_solutions(path):
     assert found >= 0.8 * len(rest), f"{pdf.name}: only {found} of {len(rest)} code lines found in its text"
     exercises = sum("{exercise}" in "".join(c["source"]) for c in load_notebook(path)["cells"])
     assert text.count("Exercise") >= exercises, f"{pdf.name}: exercises missing"
+    told = [a for a in answers(path) if squeeze(a) in printed]
+    assert answers(path) and told == [], f"{pdf.name} prints answers: {told[:3]}"
+    assert "Checkyourunderstanding" in printed, f"{pdf.name}: the questions are missing"
+
+
+@pytest.mark.parametrize("path", toc_notebooks(), ids=lambda p: p.stem)
+def test_solutions_pdf_has_the_answers_and_solutions_and_nothing_else(path):
+    pdf = PDFS / f"{path.stem}-solutions.pdf"
+    if not PDFS.exists():
+        pytest.skip("no PDFs built: `make pdf` prints and checks them")
+    assert pdf.exists(), f"{pdf.name} is missing: run `make pdf`"
+    pages, text = pdf_text(pdf)
+    assert 1 <= pages <= MAX_PAGES, f"{pdf.name}: {pages} pages"
+    printed = squeeze(text)
+    solution, rest = code_lines(path)
+    found = sum(squeeze(line) in printed for line in solution)
+    assert found >= 0.8 * len(solution), f"{pdf.name}: {found} of {len(solution)} solution lines"
+    told = [a for a in answers(path) if squeeze(a) in printed]
+    assert len(told) >= 0.8 * len(answers(path)), f"{pdf.name}: answers missing"
+    setup = [line for line in rest if "def figure_png" in line or "def site_slider" in line]
+    assert setup and not any(squeeze(line) in printed for line in setup), f"{pdf.name}: not only exercises"
