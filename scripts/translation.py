@@ -1,0 +1,114 @@
+"""Build the book in another language from locale/, or extract the English messages to translate.
+
+    python scripts/translation.py gettext _build/gettext     # the .pot files sphinx-intl reads
+    python scripts/translation.py html _build/html/zh zh_CN  # the Chinese site beside the English
+    python scripts/translation.py font FONT.tgz _build/html  # its font, cut to the characters used
+
+Both run Jupyter Book's own Sphinx build (the configuration of _config.yml and _toc.yml), with
+warnings as errors and nitpicky references like `make book`. The translated site lives one folder
+below the English one and shares its assets (MathJax, the widget manager, the fonts), so the
+paths of _config.yml that climb out of _static climb one folder further.
+"""
+
+import io
+import pathlib
+import re
+import shutil
+import sys
+import tarfile
+
+import yaml
+from fontTools import subset
+from jupyter_book.sphinx import build_sphinx
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+
+def translated_overrides(language: str) -> dict:
+    """Sphinx settings of the translated site: its language, and asset paths one folder up."""
+    sphinx = yaml.safe_load((ROOT / "_config.yml").read_text())["sphinx"]["config"]
+    return {
+        "language": language,
+        "html_extra_path": [],  # the assets are the English site's
+        "html_copy_source": False,  # the notebooks' download button is on the English pages
+        "mathjax_path": "../" + sphinx["mathjax_path"],
+        "nb_ipywidgets_js": {"../" + path: attributes
+                             for path, attributes in sphinx["nb_ipywidgets_js"].items()},
+    }
+
+
+def build(builder: str, outdir: pathlib.Path, language: str | None = None) -> int:
+    """Run one Sphinx build of the book; return its exit status."""
+    overrides = {"external_toc_path": "_toc.yml", "nitpicky": True,
+                 "latex_individualpages": False}
+    if language:  # written afresh: book/_ext/translations.py then rewrites its pages once
+        overrides.update(translated_overrides(language))
+        shutil.rmtree(outdir, ignore_errors=True)
+    doctrees = ROOT / "_build" / f".doctrees-{language or builder}"
+    return build_sphinx(ROOT, outdir, noconfig=True, path_config=ROOT / "_config.yml",
+                        confoverrides=overrides, doctreedir=doctrees, builder=builder,
+                        warningiserror=True, keep_going=True, quiet=True)
+
+
+# CJK ideographs and punctuation, full-width forms: what the site's own font draws. Latin letters,
+# digits and maths keep the theme's fonts.
+CJK = re.compile("[\u2e80-\u9fff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]")
+FONT_MEMBER = "package/400Regular/NotoSansSC_400Regular.ttf"
+FAMILY = "Book Noto Sans SC"
+
+
+def characters(files) -> set[str]:
+    """The CJK characters in some text files."""
+    return {c for path in files for c in CJK.findall(path.read_text(errors="ignore"))}
+
+
+def unicode_range(chars: set[str]) -> str:
+    return ", ".join(f"U+{ord(c):X}" for c in sorted(chars))
+
+
+def font(archive: pathlib.Path, site: pathlib.Path) -> int:
+    """Cut Noto Sans SC down to the CJK characters of the built site, as woff2 beside its CSS.
+
+    The characters of the English pages (the switch's name of the other language) get a file of
+    their own, so an English page downloads a few kilobytes, not the Chinese text's font."""
+    pages = [p for p in site.rglob("*.html") if p.relative_to(site).parts[0] != "assets"]
+    english = characters(p for p in pages if p.relative_to(site).parts[0] != "zh")
+    # The Chinese pages, and the interface text the scripts (theirs and the English site's) show.
+    chinese = characters([*(site / "zh").rglob("*.html"), *(site / "zh").rglob("*.js"),
+                          *(site / "_static").rglob("*.js")])
+    parts = {"switch": english, "text": chinese - english}
+    out = site / "assets" / "fonts"
+    stamp = out / "characters.txt"
+    key = f"{archive.name}\n" + "\n".join("".join(sorted(c)) for c in parts.values())
+    if stamp.exists() and stamp.read_text() == key:
+        return 0
+    out.mkdir(parents=True, exist_ok=True)
+    with tarfile.open(archive) as tar:
+        ttf = tar.extractfile(FONT_MEMBER).read()
+        (out / "OFL.txt").write_bytes(tar.extractfile("package/LICENSE_FONT").read())
+    css = [f"/* {FAMILY}: Noto Sans SC (SIL Open Font License 1.1, OFL.txt), cut to the "
+           "characters the site uses by scripts/translation.py. */"]
+    for name, chars in parts.items():
+        if not chars:
+            continue
+        options = subset.Options(flavor="woff2", layout_features=["*"], name_IDs=["*"],
+                                 name_languages=["*"], notdef_outline=True)
+        subsetter = subset.Subsetter(options)
+        face = subset.load_font(io.BytesIO(ttf), options)
+        subsetter.populate(text="".join(chars))
+        subsetter.subset(face)
+        subset.save_font(face, out / f"noto-sans-sc-{name}.woff2", options)
+        css.append(f"@font-face {{\n  font-family: \"{FAMILY}\";\n  font-weight: 100 900;\n"
+                   f"  font-display: swap;\n  src: url(\"noto-sans-sc-{name}.woff2\") format(\"woff2\");"
+                   f"\n  unicode-range: {unicode_range(chars)};\n}}")
+    (out / "noto-sans-sc.css").write_text("\n".join(css) + "\n")
+    stamp.write_text(key)
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 3 or sys.argv[1] not in {"gettext", "html", "font"}:
+        sys.exit(__doc__)
+    if sys.argv[1] == "font":
+        sys.exit(font(pathlib.Path(sys.argv[2]), pathlib.Path(sys.argv[3])))
+    sys.exit(build(sys.argv[1], pathlib.Path(sys.argv[2]).resolve(), *sys.argv[3:4]))
