@@ -45,6 +45,10 @@ def build(builder: str, outdir: pathlib.Path, language: str | None = None) -> in
         overrides.update(translated_overrides(language))
         shutil.rmtree(outdir, ignore_errors=True)
     doctrees = ROOT / "_build" / f".doctrees-{language or builder}"
+    if builder == "gettext":  # every message extracted afresh, whatever changed
+        doctrees = outdir / ".doctrees"
+        overrides["html_extra_path"] = []  # not needed to extract, and absent before `make book`
+        shutil.rmtree(outdir, ignore_errors=True)
     return build_sphinx(ROOT, outdir, noconfig=True, path_config=ROOT / "_config.yml",
                         confoverrides=overrides, doctreedir=doctrees, builder=builder,
                         warningiserror=True, keep_going=True, quiet=True)

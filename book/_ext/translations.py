@@ -10,10 +10,28 @@ files that are byte for byte the English site's are loaded from there instead of
 
 import pathlib
 import re
+import shutil
+
+from docutils import nodes
+from sphinx.transforms import SphinxTransform
 
 SITES = {"zh_CN": {"folder": "zh", "lang": "zh-CN", "name": "中文"}}  # per translated language
 ENGLISH = {"lang": "en", "name": "English"}
+WORD = re.compile("[A-Za-z]{3,}")
 STATIC_REF = re.compile(r"""(?<=["'])((?:\.\./)*)_static/([^"'?#]+)""")
+
+
+class KeepUntranslatable(SphinxTransform):
+    """Display maths, and text with no word in it (a number, a size), are not messages to
+    translate: they are neither extracted nor looked up, so a changed number in a table does not
+    make a translation stale. Runs before Sphinx's own translation transform (priority 20)."""
+
+    default_priority = 10
+
+    def apply(self, **kwargs) -> None:
+        for node in self.document.findall(nodes.TextElement):
+            if isinstance(node, nodes.math_block) or not WORD.search(node.astext()):
+                node["translatable"] = False
 
 
 def translated_pages(app, language: str) -> set[str]:
@@ -76,6 +94,8 @@ def share_english_files(app, exception) -> None:
     for folder in sorted(out.rglob("*"), key=lambda p: -len(p.parts)):
         if folder.is_dir() and not any(folder.iterdir()):
             folder.rmdir()
+    # MyST-NB keeps its executed copies beside the output folder, here inside the English site.
+    shutil.rmtree(out.parent / "jupyter_execute", ignore_errors=True)
     root = app.builder.get_target_uri(app.config.root_doc)
     (out / "index.html").write_text(f'<meta http-equiv="Refresh" content="0; url={root}" />\n')
 
@@ -87,6 +107,7 @@ def add_font_css(app, config) -> None:
 
 
 def setup(app):
+    app.add_transform(KeepUntranslatable)
     app.connect("config-inited", add_font_css)
     app.connect("env-get-outdated", pages_changing_language)
     app.connect("html-page-context", add_switch)
