@@ -6,8 +6,7 @@
 
 Both run Jupyter Book's own Sphinx build (the configuration of _config.yml and _toc.yml), with
 warnings as errors and nitpicky references like `make book`. The translated site lives one folder
-below the English one and shares its assets (MathJax, the widget manager, the fonts), so the
-paths of _config.yml that climb out of _static climb one folder further.
+below the English one and shares its assets (MathJax, the widget manager, the fonts).
 """
 
 import io
@@ -17,7 +16,6 @@ import shutil
 import sys
 import tarfile
 
-import yaml
 from fontTools import subset
 from jupyter_book.sphinx import build_sphinx
 
@@ -25,15 +23,11 @@ ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
 def translated_overrides(language: str) -> dict:
-    """Sphinx settings of the translated site: its language, and asset paths one folder up."""
-    sphinx = yaml.safe_load((ROOT / "_config.yml").read_text())["sphinx"]["config"]
+    """Sphinx settings of the translated site (book/_ext/translations.py moves its asset paths)."""
     return {
         "language": language,
         "html_extra_path": [],  # the assets are the English site's
         "html_copy_source": False,  # the notebooks' download button is on the English pages
-        "mathjax_path": "../" + sphinx["mathjax_path"],
-        "nb_ipywidgets_js": {"../" + path: attributes
-                             for path, attributes in sphinx["nb_ipywidgets_js"].items()},
     }
 
 
@@ -102,7 +96,7 @@ def font(archive: pathlib.Path, site: pathlib.Path) -> int:
         subsetter.populate(text="".join(chars))
         subsetter.subset(face)
         subset.save_font(face, out / f"noto-sans-sc-{name}.woff2", options)
-        css.append(f"@font-face {{\n  font-family: \"{FAMILY}\";\n  font-weight: 100 900;\n"
+        css.append(f"@font-face {{\n  font-family: \"{FAMILY}\";\n"
                    f"  font-display: swap;\n  src: url(\"noto-sans-sc-{name}.woff2\") format(\"woff2\");"
                    f"\n  unicode-range: {unicode_range(chars)};\n}}")
     (out / "noto-sans-sc.css").write_text("\n".join(css) + "\n")

@@ -26,7 +26,8 @@ CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
          "--disable-component-update", "--disable-sync", "--disable-quic"]
 PAGES = sorted(p for p in HTML.rglob("*.html")
-               if not {"_static", "_sources", "assets", "_images"} & set(p.relative_to(HTML).parts))
+               if not {"_static", "_sources", "assets", "_images"} & set(p.relative_to(HTML).parts)
+               and not (p.relative_to(HTML).parts[0] == "zh" and 'http-equiv="Refresh"' in p.read_text()))
 CHAPTERS = [p for p in PAGES if p.relative_to(HTML).parts[0] == "notebooks"]
 DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
 A4_TEXT = {"width": 703, "height": 1060}  # 186 mm x 280 mm at 96 px per inch
@@ -466,3 +467,95 @@ def test_frames_are_pngs():
     for path in CHAPTERS:
         for _, frames in expected_frames(path):
             assert all(base64.b64decode(f)[:8] == b"\x89PNG\r\n\x1a\n" for f in frames)
+
+
+# The Chinese edition (_build/html/zh/, pages with a translation; the others send the reader to the
+# English page and are left out of PAGES above).
+ZH_CHAPTER = HTML / "zh" / "notebooks" / "01_embedding_is_onehot_matmul.html"
+
+# How the page draws its Chinese: the advance width of each distinct CJK character of the article
+# (in em), the width of a character no font has (.notdef, what a tofu box measures), whether the
+# site's font face is loaded, and a fingerprint of each character's pixels: tofu boxes all look alike.
+CJK_GLYPHS = r"""async () => {
+  await document.fonts.ready;
+  const paragraph = document.querySelector("article.bd-article p");
+  const family = getComputedStyle(paragraph).fontFamily;
+  const chars = [...new Set(document.querySelector("article.bd-article").innerText
+                            .match(/[\u4e00-\u9fff]/g))];
+  const probe = document.createElement("span");
+  probe.style.cssText = "position:absolute;visibility:hidden;white-space:pre;font-size:40px";
+  paragraph.appendChild(probe);
+  const width = (c) => { probe.textContent = c.repeat(10);
+                         return probe.getBoundingClientRect().width / 400; };
+  const widths = chars.map(width), notdef = width("\uE000");
+  probe.remove();
+  const canvas = document.createElement("canvas"); canvas.width = canvas.height = 48;
+  const ctx = canvas.getContext("2d", {willReadFrequently: true});
+  ctx.font = `40px ${family}`;
+  const prints = chars.slice(0, 60).map(c => {
+    ctx.clearRect(0, 0, 48, 48); ctx.fillText(c, 4, 40);
+    const data = ctx.getImageData(0, 0, 48, 48).data;
+    let hash = 0, ink = 0;
+    for (let i = 3; i < data.length; i += 4) { hash = (hash * 31 + data[i]) >>> 0; ink += data[i] > 0; }
+    return `${hash}:${ink}`;
+  });
+  const loaded = [...document.fonts].filter(f => f.family.includes("Book Noto Sans SC")
+                                            && f.status === "loaded").length;
+  return {count: chars.length, min: Math.min(...widths), max: Math.max(...widths), notdef,
+          distinct: new Set(prints).size, sampled: prints.length, loaded, family};
+}"""
+
+
+def test_chinese_chapter_renders_with_a_real_font(browser, site):
+    """The Chinese chapter 1 offline: maths typeset, CJK drawn by the shipped font (square,
+    consistent, distinct glyphs, not the .notdef box), nothing sideways on a 390-px phone."""
+    view = SitePage(browser, site, ZH_CHAPTER)
+    page = view.page
+    try:
+        assert page.evaluate("() => document.documentElement.lang") == "zh-CN"
+        view.wait_for_maths()
+        assert page.locator("mjx-container").count() > 50, "the chapter's maths were not typeset"
+        assert page.evaluate(RAW_TEX) == [], "raw TeX or a stray `$` left on the page"
+        glyphs = page.evaluate(CJK_GLYPHS)
+        record_weight("zh glyphs", glyphs)
+        assert glyphs["count"] > 500, f"only {glyphs['count']} distinct Chinese characters: {glyphs}"
+        assert glyphs["loaded"] >= 1, f"the site's CJK font did not load: {glyphs}"
+        assert 0.95 <= glyphs["min"] <= glyphs["max"] <= 1.05, f"CJK advances not one em: {glyphs}"
+        assert abs(glyphs["notdef"] - glyphs["min"]) > 0.05, f"CJK as wide as tofu: {glyphs}"
+        assert glyphs["distinct"] == glyphs["sampled"], f"identical glyphs (tofu boxes): {glyphs}"
+        page.screenshot(path=shot_name(ZH_CHAPTER), full_page=False)
+        page.set_viewport_size(PHONE)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        root = "document.documentElement"
+        wide = page.evaluate(f"() => {root}.scrollWidth - {root}.clientWidth")
+        assert wide <= 0, f"the Chinese page scrolls sideways by {wide} px on a phone"
+        page.screenshot(path=shot_name(ZH_CHAPTER, "__phone"))
+        view.assert_clean()
+    finally:
+        view.close()
+
+
+@pytest.mark.parametrize("name", ["book/intro", "book/how-to-use", "notebooks/01_embedding_is_onehot_matmul"])
+def test_language_switch_links_both_ways(browser, site, name):
+    view = SitePage(browser, site, HTML / f"{name}.html")
+    page = view.page
+    try:
+        page.locator('.language-switch a[hreflang="zh-CN"]').click()
+        page.wait_for_load_state("networkidle")
+        assert page.url == site + f"zh/{name}.html"
+        assert page.locator('.language-switch [aria-current="page"]').inner_text() == "中文"
+        page.locator('.language-switch a[hreflang="en"]').click()
+        page.wait_for_load_state("networkidle")
+        assert page.url == site + f"{name}.html"
+        view.assert_clean()
+    finally:
+        view.close()
+
+
+def test_no_switch_where_no_translation():
+    """Chapters 2-4 exist in English only: no switch on them, and their Chinese address sends the
+    reader to the English page."""
+    for path in CHAPTERS[1:]:
+        assert "language-switch" not in path.read_text(), f"{path.name} offers a missing translation"
+        stub = (HTML / "zh" / path.relative_to(HTML)).read_text()
+        assert f'url=../../{path.relative_to(HTML).as_posix()}"' in stub

@@ -13,12 +13,16 @@ import re
 import shutil
 
 from docutils import nodes
+from sphinx import addnodes
+from sphinx.locale import init as init_locale
 from sphinx.transforms import SphinxTransform
+from sphinx.util.i18n import docname_to_domain
 
 SITES = {"zh_CN": {"folder": "zh", "lang": "zh-CN", "name": "中文"}}  # per translated language
 ENGLISH = {"lang": "en", "name": "English"}
 WORD = re.compile("[A-Za-z]{3,}")
-STATIC_REF = re.compile(r"""(?<=["'])((?:\.\./)*)_static/([^"'?#]+)""")
+SHARED = ["_static", "_images"]  # folders whose identical files the translated site takes from
+SHARED_REF = re.compile(r"""(?<=["'])((?:\.\./)*)((?:_static|_images)/[^"'?#\s]+)""")
 
 
 class KeepUntranslatable(SphinxTransform):
@@ -32,6 +36,24 @@ class KeepUntranslatable(SphinxTransform):
         for node in self.document.findall(nodes.TextElement):
             if isinstance(node, nodes.math_block) or not WORD.search(node.astext()):
                 node["translatable"] = False
+
+
+class TranslateTocCaptions(SphinxTransform):
+    """The sidebar's part captions (_toc.yml) are extracted with the root page's messages, but
+    sphinx_external_toc inserts them (priority 100) after Sphinx has translated the page (20)."""
+
+    default_priority = 101
+
+    def apply(self, **kwargs) -> None:
+        if self.config.language not in SITES:
+            return
+        domain = docname_to_domain(self.env.docname, self.config.gettext_compact)
+        dirs = [str(pathlib.Path(self.env.srcdir, d)) for d in self.config.locale_dirs]
+        catalog, found = init_locale(dirs, self.config.language, domain)
+        if found:
+            for toctree in self.document.findall(addnodes.toctree):
+                if toctree.get("caption"):
+                    toctree["caption"] = catalog.gettext(toctree["caption"])
 
 
 def translated_pages(app, language: str) -> set[str]:
@@ -72,24 +94,27 @@ def add_switch(app, pagename, templatename, context, doctree):
 
 
 def share_english_files(app, exception) -> None:
-    """In a translated site: load identical theme files from the English site, drop unused images."""
+    """In a translated site: load the theme files and images that are byte for byte the English
+    site's from there, and drop the images no translated page shows."""
     if exception is not None or app.builder.format != "html" or app.config.language not in SITES:
         return
     out = pathlib.Path(app.outdir)
-    english_static, static = out.parent / "_static", out / "_static"
-    shared = {path.relative_to(static).as_posix() for path in static.rglob("*") if path.is_file()
-              and (english_static / path.relative_to(static)).is_file()
-              and (english_static / path.relative_to(static)).read_bytes() == path.read_bytes()}
-    pages = list(out.rglob("*.html"))
-    used_images = set()
-    for page in pages:
-        text = STATIC_REF.sub(lambda m: ("../" + m[0]) if m[2] in shared else m[0], page.read_text())
+    shared = set()
+    for folder in SHARED:
+        for path in (out / folder).rglob("*"):
+            english = out.parent / path.relative_to(out)
+            if path.is_file() and english.is_file() and english.read_bytes() == path.read_bytes():
+                shared.add(path.relative_to(out).as_posix())
+    used = set()
+    for page in out.rglob("*.html"):
+        text = SHARED_REF.sub(lambda m: "../" + m[0] if m[2] in shared else m[0], page.read_text())
         page.write_text(text)
-        used_images |= set(re.findall(r"_images/([^\"'?#\s]+)", text))
+        depth = len(page.relative_to(out).parts) - 1
+        used |= {m[2] for m in SHARED_REF.finditer(text) if m[1].count("../") <= depth}  # ours
     for name in shared:
-        (static / name).unlink()
+        (out / name).unlink()
     for image in (out / "_images").glob("*"):
-        if image.name not in used_images:
+        if image.relative_to(out).as_posix() not in used:
             image.unlink()
     for folder in sorted(out.rglob("*"), key=lambda p: -len(p.parts)):
         if folder.is_dir() and not any(folder.iterdir()):
@@ -100,15 +125,22 @@ def share_english_files(app, exception) -> None:
     (out / "index.html").write_text(f'<meta http-equiv="Refresh" content="0; url={root}" />\n')
 
 
-def add_font_css(app, config) -> None:
-    """Every page loads the CSS of the site's CJK font (made by `make book` in assets/fonts/)."""
+def adapt_config(app, config) -> None:
+    """Every page loads the CSS of the site's CJK font (made by `make book` in assets/fonts/). A
+    translated site, one folder below the English one, reaches the English site's assets (MathJax,
+    the widget manager, the fonts) one folder further up."""
     climb = "../" if config.language in SITES else ""
+    if climb:
+        config.mathjax_path = climb + config.mathjax_path
+        config.nb_ipywidgets_js = {climb + path: attributes
+                                   for path, attributes in config.nb_ipywidgets_js.items()}
     app.add_css_file(climb + "../assets/fonts/noto-sans-sc.css")
 
 
 def setup(app):
     app.add_transform(KeepUntranslatable)
-    app.connect("config-inited", add_font_css)
+    app.add_transform(TranslateTocCaptions)
+    app.connect("config-inited", adapt_config)
     app.connect("env-get-outdated", pages_changing_language)
     app.connect("html-page-context", add_switch)
     app.connect("build-finished", share_english_files)
