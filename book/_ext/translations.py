@@ -9,6 +9,7 @@ files that are byte for byte the English site's are loaded from there instead of
 """
 
 import pathlib
+import posixpath
 import re
 import shutil
 
@@ -22,6 +23,7 @@ SITES = {"zh_CN": {"folder": "zh", "lang": "zh-CN", "name": "中文"}}  # per tr
 ENGLISH = {"lang": "en", "name": "English"}
 WORD = re.compile("[A-Za-z]{3,}")
 SHARED = ["_static", "_images"]  # folders whose identical files the translated site takes from
+LINK = re.compile(r"""(?:(?<=href=")|(?<=src="))(?![a-z][a-z0-9+.-]*:|#|/)[^"]+""")
 SHARED_REF = re.compile(r"""(?<=["'])((?:\.\./)*)((?:_static|_images)/[^"'?#\s]+)""")
 
 
@@ -85,6 +87,8 @@ def add_switch(app, pagename, templatename, context, doctree):
             return "translation-missing.html"
         site = SITES[language]
         context["language_switch"] = [dict(ENGLISH, href=english), dict(site, href=None)]
+        # The download button serves the English site's notebook (this site copies no sources).
+        context["sourcename"] = pagename + context.get("page_source_suffix", "")
         return None
     for other, site in SITES.items():
         if pagename in translated_pages(app, other):
@@ -105,9 +109,13 @@ def share_english_files(app, exception) -> None:
             english = out.parent / path.relative_to(out)
             if path.is_file() and english.is_file() and english.read_bytes() == path.read_bytes():
                 shared.add(path.relative_to(out).as_posix())
+    shutil.rmtree(out / "_sources", ignore_errors=True)  # the download buttons serve the English
+    ours = {path.name for path in out.iterdir() if path.is_file() or any(path.rglob("*.*"))}
     used = set()
     for page in out.rglob("*.html"):
         text = SHARED_REF.sub(lambda m: "../" + m[0] if m[2] in shared else m[0], page.read_text())
+        where = page.relative_to(out)
+        text = LINK.sub(lambda m, where=where: to_english_site(m[0], where, ours), text)
         page.write_text(text)
         depth = len(page.relative_to(out).parts) - 1
         used |= {m[2] for m in SHARED_REF.finditer(text) if m[1].count("../") <= depth}  # ours
@@ -123,6 +131,14 @@ def share_english_files(app, exception) -> None:
     shutil.rmtree(out.parent / "jupyter_execute", ignore_errors=True)
     root = app.builder.get_target_uri(app.config.root_doc)
     (out / "index.html").write_text(f'<meta http-equiv="Refresh" content="0; url={root}" />\n')
+
+
+def to_english_site(url: str, page: pathlib.Path, ours: set[str]) -> str:
+    """A link from a translated page to a folder the translated site lacks (the sources, student
+    notebooks, PDFs) goes to the English site's."""
+    target = posixpath.normpath(posixpath.join(page.parent.as_posix(), url.split("#")[0].split("?")[0]))
+    first = target.split("/")[0]
+    return url if first in ours or first in {"..", "."} else "../" + url
 
 
 def adapt_config(app, config) -> None:
@@ -142,6 +158,6 @@ def setup(app):
     app.add_transform(TranslateTocCaptions)
     app.connect("config-inited", adapt_config)
     app.connect("env-get-outdated", pages_changing_language)
-    app.connect("html-page-context", add_switch)
+    app.connect("html-page-context", add_switch, priority=100)  # before the theme's buttons
     app.connect("build-finished", share_english_files)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
