@@ -22,30 +22,39 @@ from jupyter_book.sphinx import build_sphinx
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 
 
-def translated_overrides(language: str) -> dict:
-    """Sphinx settings of the translated site (book/_ext/translations.py moves its asset paths)."""
+def translated_overrides(language: str, site: pathlib.Path) -> dict:
+    """Sphinx settings of a translated site that will live in `site`, a folder of the English one
+    (book/_ext/translations.py moves its asset paths and shares the English site's files)."""
     return {
         "language": language,
         "html_extra_path": [],  # the assets are the English site's
-        "html_copy_source": False,  # the notebooks' download button is on the English pages
+        "html_copy_source": False,  # the download buttons serve the English site's sources
+        "translation_english_site": str(site.parent),
     }
 
 
 def build(builder: str, outdir: pathlib.Path, language: str | None = None) -> int:
-    """Run one Sphinx build of the book; return its exit status."""
+    """Run one Sphinx build of the book into `outdir`; return its exit status."""
     overrides = {"external_toc_path": "_toc.yml", "nitpicky": True,
                  "latex_individualpages": False}
-    if language:  # written afresh: book/_ext/translations.py then rewrites its pages once
-        overrides.update(translated_overrides(language))
+    target, doctrees = outdir, ROOT / "_build" / f".doctrees-{language or builder}"
+    if language:
+        # Built in a folder of its own (MyST-NB keeps its executed copies beside it, outside the
+        # site), written afresh (book/_ext/translations.py rewrites the pages once), then copied.
+        overrides.update(translated_overrides(language, target))
+        outdir = ROOT / "_build" / f"site-{language}" / "html"
         shutil.rmtree(outdir, ignore_errors=True)
-    doctrees = ROOT / "_build" / f".doctrees-{language or builder}"
     if builder == "gettext":  # every message extracted afresh, whatever changed
         doctrees = outdir / ".doctrees"
         overrides["html_extra_path"] = []  # not needed to extract, and absent before `make book`
         shutil.rmtree(outdir, ignore_errors=True)
-    return build_sphinx(ROOT, outdir, noconfig=True, path_config=ROOT / "_config.yml",
-                        confoverrides=overrides, doctreedir=doctrees, builder=builder,
-                        warningiserror=True, keep_going=True, quiet=True)
+    status = build_sphinx(ROOT, outdir, noconfig=True, path_config=ROOT / "_config.yml",
+                          confoverrides=overrides, doctreedir=doctrees, builder=builder,
+                          warningiserror=True, keep_going=True, quiet=True)
+    if language and status == 0:
+        shutil.rmtree(target, ignore_errors=True)
+        shutil.copytree(outdir, target, ignore=shutil.ignore_patterns(".buildinfo"))
+    return status
 
 
 # CJK ideographs and punctuation, full-width forms: what the site's own font draws. Latin letters,

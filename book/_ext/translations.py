@@ -102,11 +102,11 @@ def share_english_files(app, exception) -> None:
     site's from there, and drop the images no translated page shows."""
     if exception is not None or app.builder.format != "html" or app.config.language not in SITES:
         return
-    out = pathlib.Path(app.outdir)
+    out, english_site = pathlib.Path(app.outdir), pathlib.Path(app.config.translation_english_site)
     shared = set()
     for folder in SHARED:
         for path in (out / folder).rglob("*"):
-            english = out.parent / path.relative_to(out)
+            english = english_site / path.relative_to(out)
             if path.is_file() and english.is_file() and english.read_bytes() == path.read_bytes():
                 shared.add(path.relative_to(out).as_posix())
     shutil.rmtree(out / "_sources", ignore_errors=True)  # the download buttons serve the English
@@ -127,8 +127,6 @@ def share_english_files(app, exception) -> None:
     for folder in sorted(out.rglob("*"), key=lambda p: -len(p.parts)):
         if folder.is_dir() and not any(folder.iterdir()):
             folder.rmdir()
-    # MyST-NB keeps its executed copies beside the output folder, here inside the English site.
-    shutil.rmtree(out.parent / "jupyter_execute", ignore_errors=True)
     root = app.builder.get_target_uri(app.config.root_doc)
     (out / "index.html").write_text(f'<meta http-equiv="Refresh" content="0; url={root}" />\n')
 
@@ -154,6 +152,7 @@ def adapt_config(app, config) -> None:
 
 
 def setup(app):
+    app.add_config_value("translation_english_site", "", "html")  # set by scripts/translation.py
     app.add_transform(KeepUntranslatable)
     app.add_transform(TranslateTocCaptions)
     app.connect("config-inited", adapt_config)
