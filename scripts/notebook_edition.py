@@ -513,7 +513,7 @@ def answer_cell(chapter: Chapter, label: str, following, cell_id: str) -> nbform
     if following is not None and following.cell_type == "code" and CHECK_TAG in tags(following):
         names = answer_names(following)
         stub = "\n".join(f"{name} = None" for name in names)
-        text = f"# Your answer: set {', '.join(names)} (replace each None), then run the check.\n{stub}"
+        text = f"# Your answer: replace each None, then run the check below.\n{stub}"
         return nbformat.v4.new_code_cell(text, id=cell_id, metadata=metadata)
     if chapter.kinds.get(label) == "pen and paper":
         return nbformat.v4.new_markdown_cell("*Your derivation:*", id=cell_id, metadata=metadata)
