@@ -97,6 +97,13 @@ def add_switch(app, pagename, templatename, context, doctree):
     return None
 
 
+def empty_untranslated(app, doctree, docname) -> None:
+    """In a translated site, a page without a translation becomes a stub sending the reader to the
+    English page: its content is neither rendered nor indexed for search."""
+    if app.config.language in SITES and docname not in translated_pages(app, app.config.language):
+        doctree.children.clear()
+
+
 def share_english_files(app, exception) -> None:
     """In a translated site: load the theme files and images that are byte for byte the English
     site's from there, and drop the images no translated page shows."""
@@ -158,5 +165,6 @@ def setup(app):
     app.connect("config-inited", adapt_config)
     app.connect("env-get-outdated", pages_changing_language)
     app.connect("html-page-context", add_switch, priority=100)  # before the theme's buttons
+    app.connect("doctree-resolved", empty_untranslated)
     app.connect("build-finished", share_english_files)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
