@@ -19,7 +19,10 @@ from sphinx.locale import init as init_locale
 from sphinx.transforms import SphinxTransform
 from sphinx.util.i18n import docname_to_domain
 
-SITES = {"zh_CN": {"folder": "zh", "lang": "zh-CN", "name": "中文"}}  # per translated language
+# Per translated language: its site's folder, its name in the switch, and MyST-NB's labels of a
+# hidden cell ("Show code cell source").
+SITES = {"zh_CN": {"folder": "zh", "lang": "zh-CN", "name": "中文",
+                   "cell_prompts": ("显示代码单元格", "隐藏代码单元格")}}
 ENGLISH = {"lang": "en", "name": "English"}
 WORD = re.compile("[A-Za-z]{3,}")
 SHARED = ["_static", "_images"]  # folders whose identical files the translated site takes from
@@ -40,9 +43,30 @@ class KeepUntranslatable(SphinxTransform):
                 node["translatable"] = False
 
 
+class TranslateExerciseTitles(SphinxTransform):
+    """An exercise's title (the {exercise} directive's argument) carries no source line and no raw
+    text, so Sphinx would neither extract nor translate it: give it its exercise's, and its text."""
+
+    default_priority = 10
+
+    def apply(self, **kwargs) -> None:
+        for node in self.document.findall(nodes.subtitle):
+            anchor = node.parent
+            while anchor is not None and not anchor.source:
+                anchor = anchor.parent
+            if not node.source and anchor is not None:
+                node.source, node.line = anchor.source, anchor.line
+                node.rawsource = node.rawsource or node.astext()
+                if self.app.builder.name == "gettext":  # extracted now: a later step rebuilds
+                    node.uid = ""  # the title without it (sphinx_exercise's title resolution)
+                    domain = docname_to_domain(self.env.docname, self.config.gettext_compact)
+                    self.app.builder.catalogs[domain].add(node.rawsource, node)
+
+
 class TranslateTocCaptions(SphinxTransform):
     """The sidebar's part captions (_toc.yml) are extracted with the root page's messages, but
-    sphinx_external_toc inserts them (priority 100) after Sphinx has translated the page (20)."""
+    sphinx_external_toc inserts them (priority 100) after Sphinx has translated the page (20).
+    Also brings sphinx_exercise's copies of the exercises up to date with their translation."""
 
     default_priority = 101
 
@@ -56,6 +80,14 @@ class TranslateTocCaptions(SphinxTransform):
             for toctree in self.document.findall(addnodes.toctree):
                 if toctree.get("caption"):
                     toctree["caption"] = catalog.gettext(toctree["caption"])
+        # sphinx_exercise keeps a copy of each exercise, made before translation, for the titles
+        # of its solutions: copy the translated exercise instead.
+        registry = getattr(self.env, "sphinx_exercise_registry", {})
+        for node in self.document.findall(nodes.Element):
+            entry = registry.get(node.get("label"))
+            if entry and entry.get("docname") == self.env.docname and "node" in entry \
+                    and type(node) is type(entry["node"]):
+                entry["node"] = node.deepcopy()
 
 
 def translated_pages(app, language: str) -> set[str]:
@@ -86,14 +118,16 @@ def add_switch(app, pagename, templatename, context, doctree):
             context["english_page"] = english
             return "translation-missing.html"
         site = SITES[language]
-        context["language_switch"] = [dict(ENGLISH, href=english), dict(site, href=None)]
+        context["language_switch"] = [dict(ENGLISH, href=english),
+                                      {k: site[k] for k in ("lang", "name")} | {"href": None}]
         # The download button serves the English site's notebook (this site copies no sources).
         context["sourcename"] = pagename + context.get("page_source_suffix", "")
         return None
     for other, site in SITES.items():
         if pagename in translated_pages(app, other):
             href = "../" * pagename.count("/") + f"{site['folder']}/{pagename}.html"
-            context["language_switch"] = [dict(ENGLISH, href=None), dict(site, href=href)]
+            context["language_switch"] = [dict(ENGLISH, href=None),
+                                          {k: site[k] for k in ("lang", "name")} | {"href": href}]
     return None
 
 
@@ -152,6 +186,7 @@ def adapt_config(app, config) -> None:
     the widget manager, the fonts) one folder further up."""
     climb = "../" if config.language in SITES else ""
     if climb:
+        config.nb_code_prompt_show, config.nb_code_prompt_hide = SITES[config.language]["cell_prompts"]
         config.mathjax_path = climb + config.mathjax_path
         config.nb_ipywidgets_js = {climb + path: attributes
                                    for path, attributes in config.nb_ipywidgets_js.items()}
@@ -161,6 +196,7 @@ def adapt_config(app, config) -> None:
 def setup(app):
     app.add_config_value("translation_english_site", "", "html")  # set by scripts/translation.py
     app.add_transform(KeepUntranslatable)
+    app.add_transform(TranslateExerciseTitles)
     app.add_transform(TranslateTocCaptions)
     app.connect("config-inited", adapt_config)
     app.connect("env-get-outdated", pages_changing_language)
