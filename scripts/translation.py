@@ -10,6 +10,7 @@ below the English one and shares its assets (MathJax, the widget manager, the fo
 """
 
 import io
+import logging
 import pathlib
 import re
 import shutil
@@ -38,6 +39,10 @@ def build(builder: str, outdir: pathlib.Path, language: str | None = None) -> in
     overrides = {"external_toc_path": "_toc.yml", "nitpicky": True,
                  "latex_individualpages": False}
     target, doctrees = outdir, ROOT / "_build" / f".doctrees-{language or builder}"
+    if language == "zh_CN":  # Sphinx indexes Chinese words for search with jieba: quietly
+        import jieba
+
+        jieba.setLogLevel(logging.WARNING)
     if language:
         # Built in a folder of its own (MyST-NB keeps its executed copies beside it, outside the
         # site), written afresh (book/_ext/translations.py rewrites the pages once), then copied.

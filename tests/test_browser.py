@@ -539,6 +539,19 @@ def test_chinese_chapter_renders_with_a_real_font(browser, site):
         view.close()
 
 
+def test_chinese_search_finds_a_chinese_word(browser, site):
+    view = SitePage(browser, site, HTML / "zh" / "search.html", query="?q=梯度")
+    page = view.page
+    try:
+        page.locator("#search-results ul.search li").first.wait_for(timeout=20_000)
+        page.wait_for_load_state("networkidle")
+        titles = page.locator("#search-results ul.search li a").all_inner_texts()
+        assert any("独热矩阵乘法" in title for title in titles), f"梯度 not found in chapter 1: {titles}"
+        view.assert_clean()
+    finally:
+        view.close()
+
+
 @pytest.mark.parametrize("name", ["book/intro", "book/how-to-use"])
 def test_language_switch_links_both_ways(browser, site, name):
     """Click English -> 中文 -> English (the chapter's switch: test_chinese_chapter_...)."""
