@@ -29,7 +29,7 @@ spec.loader.exec_module(editions)
 
 QUESTION = re.compile(r"^\*\*(\d+)\.\*\*\s", re.MULTILINE)
 HEADING2 = re.compile(r"^## (.+)$", re.MULTILINE)
-RUBRIC = re.compile(r"\*\*Rubric\.\*\*\s*\n((?:\s*[-*] .+\n?){3,5})\s*$")
+RUBRIC = "**Rubric.**"
 
 
 def tags(cell) -> list[str]:
@@ -122,7 +122,10 @@ def test_every_exercise_is_labelled_and_the_kinds_are_all_there(path):
         assert len(label["stars"]) == 3 and 0 < int(label["minutes"]) <= 120, first
         kinds.append(label["kind"])
         if label["kind"] == "mini-project":
-            assert RUBRIC.search(exercise.body + "\n"), f"{exercise.options['label']}: no rubric"
+            assert RUBRIC in exercise.body, f"{exercise.options['label']}: no rubric"
+            after = exercise.body.split(RUBRIC, 1)[1].splitlines()
+            items = [line for line in after if re.match(r"^[-*] ", line)]
+            assert 3 <= len(items) <= 5, f"{exercise.options['label']}: {len(items)} rubric items"
     assert "pen and paper" in kinds and "mini-project" in kinds, kinds
 
 
