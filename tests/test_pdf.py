@@ -35,8 +35,8 @@ def code_lines(path) -> tuple[list[str], list[str]]:
         if cell["cell_type"] == "code":
             lines = [line for line in source.splitlines() if len(line.strip()) >= 25]
             (solution if inside else rest).extend(lines)
-    elsewhere = {squeeze(line) for line in rest}
-    return [line for line in solution if squeeze(line) not in elsewhere], rest
+    elsewhere = [squeeze(line) for line in rest]  # a solution line inside one of these is no leak
+    return [line for line in solution if not any(squeeze(line) in other for other in elsewhere)], rest
 
 
 def answers(path) -> list[str]:
@@ -45,8 +45,11 @@ def answers(path) -> list[str]:
     for cell in load_notebook(path)["cells"]:
         source = "".join(cell["source"])
         for body in re.findall(r":class: dropdown answer\n\n(.+?)\n`{3,}", source, re.DOTALL):
-            words = re.sub(r"[`*$\\{}_^]", "", body).split()[:6]
-            found.append(" ".join(words))
+            prose = re.sub(r"\$[^$]*\$|`[^`]*`", "|", body)  # maths and code print otherwise
+            runs = [run.split() for run in re.split(r"[|*]", prose)]
+            words = max(runs, key=len)
+            if len(words) >= 4:
+                found.append(" ".join(words[:6]))
     return found
 
 
