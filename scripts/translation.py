@@ -55,7 +55,8 @@ def build(builder: str, outdir: pathlib.Path, language: str | None = None) -> in
         shutil.rmtree(outdir, ignore_errors=True)
     status = build_sphinx(ROOT, outdir, noconfig=True, path_config=ROOT / "_config.yml",
                           confoverrides=overrides, doctreedir=doctrees, builder=builder,
-                          warningiserror=True, keep_going=True, quiet=True)
+                          warningiserror=True, keep_going=True, quiet=True,
+                          force_all=bool(language))  # every page written into the fresh folder
     if language and status == 0:
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(outdir, target, ignore=shutil.ignore_patterns(".buildinfo"))
