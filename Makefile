@@ -33,6 +33,7 @@ book: $(STAMP) $(ASSETS_OK) $(CJK_FONT)
 
 test: $(STAMP) chromium book
 	$(BIN)/ruff check notebooks tests scripts
+	$(BIN)/ruff check --config notebooks/ruff.toml book/instructors.ipynb
 	$(BIN)/pytest
 
 # The Jupyter/Colab edition (plain Markdown, no MyST), committed in editions/jupyter/notebooks/
