@@ -54,7 +54,10 @@ def answers(path) -> list[str]:
 
 
 def pdf_text(pdf) -> tuple[int, str]:
-    """(pages, text) of a PDF, checked to be A4."""
+    """(pages, text) of a PDF that `make pdf` printed, checked to be A4 (skip if none was built)."""
+    if not PDFS.exists():
+        pytest.skip("no PDFs built: `make pdf` prints and checks them")
+    assert pdf.exists(), f"{pdf.name} is missing: run `make pdf`"
     info = subprocess.run(["pdfinfo", str(pdf)], capture_output=True, text=True, check=True).stdout
     pages = int(re.search(r"^Pages:\s+(\d+)", info, re.MULTILINE).group(1))
     size = tuple(round(float(x)) for x in re.search(r"Page size:\s+([\d.]+) x ([\d.]+)", info).groups())
@@ -72,9 +75,6 @@ def test_the_how_to_page_links_every_chapter_pdf():
 @pytest.mark.parametrize("path", toc_notebooks(), ids=lambda p: p.stem)
 def test_chapter_pdf_is_a_handout_without_solutions(path):
     pdf = PDFS / f"{path.stem}.pdf"
-    if not PDFS.exists():
-        pytest.skip("no PDFs built: `make pdf` prints and checks them")
-    assert pdf.exists(), f"{pdf.name} is missing: run `make pdf`"
     pages, text = pdf_text(pdf)
     assert MIN_PAGES <= pages <= MAX_PAGES, f"{pdf.name}: {pages} pages, not {MIN_PAGES}-{MAX_PAGES}"
     printed = squeeze(text)
@@ -96,9 +96,6 @@ def test_chapter_pdf_is_a_handout_without_solutions(path):
 @pytest.mark.parametrize("path", toc_notebooks(), ids=lambda p: p.stem)
 def test_solutions_pdf_has_the_answers_and_solutions_and_nothing_else(path):
     pdf = PDFS / f"{path.stem}-solutions.pdf"
-    if not PDFS.exists():
-        pytest.skip("no PDFs built: `make pdf` prints and checks them")
-    assert pdf.exists(), f"{pdf.name} is missing: run `make pdf`"
     pages, text = pdf_text(pdf)
     assert 1 <= pages <= MAX_PAGES, f"{pdf.name}: {pages} pages"
     printed = squeeze(text)
