@@ -96,11 +96,14 @@ test-gpu: $(STAMP)
 
 # Re-execute notebooks in a fresh kernel, top to bottom, saving outputs and widget state.
 # Use after editing a chapter:  make execute  (all)  or  make execute NB=notebooks/01_....ipynb
-# It first syncs each notebook with its MyST twin in md/ (jupytext.toml), and last re-runs the
-# instructors' guide, whose tables read the chapters (their exercises and run times).
+# It first syncs each notebook with its MyST twin in md/ (jupytext.toml) and copies in the shared
+# cells of scripts/shared_cells.py. `make execute` (all chapters) last re-runs the instructors'
+# guide, whose tables read the chapters (their exercises and run times).
 execute: $(STAMP)
 	$(BIN)/jupytext --sync --quiet $(or $(NB),$(NOTEBOOKS))
-	$(BIN)/jupyter execute --inplace --timeout=600 $(or $(NB),$(NOTEBOOKS)) book/instructors.ipynb
+	$(BIN)/python scripts/sync_shared_cells.py $(or $(NB),$(NOTEBOOKS))
+	$(BIN)/jupytext --sync --quiet $(or $(NB),$(NOTEBOOKS))
+	$(BIN)/jupyter execute --inplace --timeout=600 $(or $(NB),$(NOTEBOOKS) book/instructors.ipynb)
 
 $(STAMP): requirements-lock.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)

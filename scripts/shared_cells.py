@@ -1,8 +1,10 @@
 # ruff: noqa: E402
 # The cells every chapter carries word for word, in this order, each tagged
 # `shared`, at the top of its Setup section (a chapter must run alone on
-# Colab, so it cannot import them). tests/test_shared.py checks every chapter
-# against this file, so a fix made here and copied reaches every chapter.
+# Colab, so it cannot import them). A cell headed `# %% chapters 3 4` goes
+# to those chapters only. tests/test_shared.py checks every chapter against
+# this file; `python scripts/sync_shared_cells.py NOTEBOOK...` (run by
+# `make execute`) copies a fix made here into the chapters.
 
 # %%
 # Output ignored by the tests: it names this machine's torch and device.
@@ -33,6 +35,12 @@ def rounding(x: float) -> str:
     return f"{abs(x):.1e} (rounding)"
 
 
+def signed(x: float, places: int = 2) -> str:
+    """x with its sign; one that rounds to zero has none (see How to use)."""
+    text = f"{x:+.{places}f}"
+    return " " + text[1:] if float(text) == 0 else text
+
+
 # %%
 import io
 
@@ -55,34 +63,79 @@ def figure_png(fig: plt.Figure) -> bytes:
 
 
 # %%
-def frame_view(frames: list[bytes],
-               slider: widgets.SelectionSlider) -> widgets.Widget:
-    """The frames, switched by the slider in the browser where possible."""
-    images = [widgets.Image(value=frame, layout={"max_width": "100%"})
-              for frame in frames]
-    if hasattr(widgets, "Stack"):  # ipywidgets 8: the browser switches frames
-        view = widgets.Stack(images, selected_index=0)
-        widgets.jslink((slider, "index"), (view, "selected_index"))
-        return view
-    # ipywidgets 7 (older Colab) has no Stack: the kernel swaps the picture
-    slider.observe(lambda c: setattr(images[0], "value", frames[c["new"]]),
-                   names="index")
-    return images[0]
+import base64
+import html
+
+from IPython.display import display
+
+
+def show(fig: plt.Figure, alt: str) -> None:
+    """Display a figure with alt text saying what it shows, then close it."""
+    if len(alt.split()) < 6:
+        raise ValueError("alt text says what the figure shows, in 6 words or"
+                         f" more; got {alt!r}")
+    display(fig, metadata={"image/png": {"alt": alt}})
+    plt.close(fig)
 
 
 # %%
-def site_slider(frames: list[bytes], labels: list[str],
-                description: str) -> widgets.VBox:
+def frame_view(frames: list[bytes], alts: list[str],
+               slider: widgets.SelectionSlider) -> widgets.Widget:
+    """The frames, switched by the slider in the browser where possible."""
+    pages = [f'<img alt="{html.escape(alt)}" style="max-width:100%" src="data:'
+             f'image/png;base64,{base64.b64encode(frame).decode()}">'
+             for frame, alt in zip(frames, alts, strict=True)]
+    if hasattr(widgets, "Stack"):  # ipywidgets 8: the browser switches frames
+        view = widgets.Stack([widgets.HTML(page) for page in pages],
+                             selected_index=0)
+        widgets.jslink((slider, "index"), (view, "selected_index"))
+        return view
+    # ipywidgets 7 (older Colab) has no Stack: the kernel swaps the picture
+    view = widgets.HTML(pages[0])
+    slider.observe(lambda c: setattr(view, "value", pages[c["new"]]), "index")
+    return view
+
+
+# %%
+def site_slider(frames: list[bytes], labels: list[str], description: str,
+                alts: list[str]) -> widgets.VBox:
     """A slider over PNG frames that the browser switches with no kernel."""
-    if not frames or len(frames) != len(labels):
-        raise ValueError(f"need one label per frame, got {len(frames)} frames"
-                         f" and {len(labels)} labels")
+    if not frames or not len(frames) == len(labels) == len(alts):
+        raise ValueError(f"need one label and one alt text per frame, got"
+                         f" {len(frames)} frames, {len(labels)} labels and"
+                         f" {len(alts)} alt texts")
     fit = {"width": "100%", "max_width": f"{FRAME_MAX_PX}px"}
     slider = widgets.SelectionSlider(options=labels, description=description,
                                      style={"description_width": "initial"},
                                      layout=fit)
-    return widgets.VBox([slider, frame_view(frames, slider)], layout=fit,
-                        _dom_classes=["site-interactive"])
+    return widgets.VBox([slider, frame_view(frames, alts, slider)],
+                        layout=fit, _dom_classes=["site-interactive"])
+
+
+# %%
+class AnswerTypeError(TypeError):
+    """An answer of the wrong kind; check() says what was expected instead."""
+
+
+def as_flag(name: str, value: object) -> bool:
+    """An answer that must be True or False (not a string or a number)."""
+    if type(value).__name__ not in ("bool", "bool_"):
+        raise AnswerTypeError(f"{name} should be True or False, got {value!r}")
+    return bool(value)
+
+
+# %%
+def as_number(name: str, value: object, shape: tuple = ()) -> torch.Tensor:
+    """An answer as float64: a number, or a tensor, array or list of them."""
+    try:  # a string or a bool is never a number here, though Python casts it
+        number = None if isinstance(value, str | bool) else torch.as_tensor(
+            value, dtype=torch.float64).detach().cpu()
+    except (TypeError, ValueError, RuntimeError):
+        number = None
+    if number is None or tuple(number.shape) != tuple(shape):
+        what = f"numbers of shape {tuple(shape)}" if shape else "a number"
+        raise AnswerTypeError(f"{name} should be {what}, got {value!r:.60}")
+    return number
 
 
 # %%
@@ -96,6 +149,48 @@ def check(test: Callable[..., str | None], *answers: object) -> None:
         return
     try:
         problem = test(*answers)
-    except Exception as error:  # an answer of the wrong type or shape
+    except AnswerTypeError as error:  # an answer of the wrong kind
+        problem = str(error)
+    except Exception as error:  # an answer that makes the test itself fail
         problem = f"{type(error).__name__}: {error}"
     print("correct" if problem is None else f"not yet: {problem}")
+
+
+# %% chapters 3 4
+import contextlib
+import threading
+from urllib.request import Request, urlopen
+
+INDEX = "https://pypi.org/simple/"  # where pip looks on Colab
+
+
+def index_answers(wait: float) -> bool:
+    """Whether the package index answers within `wait` seconds."""
+    online = threading.Event()
+
+    def probe() -> None:
+        with contextlib.suppress(OSError):
+            urlopen(Request(INDEX, method="HEAD"), timeout=wait).close()
+            online.set()
+
+    threading.Thread(target=probe, daemon=True).start()
+    return online.wait(wait)
+
+
+# %% chapters 3 4
+import importlib.util
+import subprocess
+
+
+def install(requirement: str, module: str, wait: float = 5) -> bool:
+    """pip-install a package this chapter lacks; give up fast when offline."""
+    if importlib.util.find_spec(module) is None and index_answers(wait):
+        subprocess.run([sys.executable, "-m", "pip", "install", "-q",
+                        "--no-deps", requirement], check=False)  # just it
+        importlib.invalidate_caches()
+    found = importlib.util.find_spec(module) is not None
+    if not found:
+        print(f"{requirement} is not installed and could not be installed"
+              f" from {INDEX} (no answer within {wait} s, or no network):"
+              " the cells that need it are skipped.")
+    return found

@@ -1,7 +1,9 @@
 """Shared paths and helpers for the checks that are not nbval."""
 
+import html
 import json
 import pathlib
+import re
 
 import yaml
 
@@ -36,8 +38,12 @@ def widget_state(nb: dict) -> dict:
     return nb.get("metadata", {}).get("widgets", {}).get(WIDGET_STATE, {}).get("state", {})
 
 
-def site_widgets(nb: dict) -> list[tuple[list[str], list[str]]]:
-    """Each site-interactive widget of a notebook as (slider labels, base64 PNG frames)."""
+FRAME = re.compile(r'^<img alt="(?P<alt>[^"]*)" style="max-width:100%" '
+                   r'src="data:image/png;base64,(?P<png>[A-Za-z0-9+/=]+)">$')
+
+
+def site_widgets(nb: dict) -> list[tuple[list[str], list[str], list[str]]]:
+    """Each site-interactive widget of a notebook: (slider labels, base64 PNG frames, alt texts)."""
     state = widget_state(nb)
 
     def model(ref: str) -> dict:
@@ -47,6 +53,8 @@ def site_widgets(nb: dict) -> list[tuple[list[str], list[str]]]:
     for box in state.values():
         if "site-interactive" in box["state"].get("_dom_classes", []):
             slider, stack = (model(ref) for ref in box["state"]["children"])
-            frames = [model(ref)["buffers"][0]["data"] for ref in stack["state"]["children"]]
-            found.append((list(slider["state"]["_options_labels"]), frames))
+            pages = [FRAME.match(model(ref)["state"]["value"]) for ref in stack["state"]["children"]]
+            assert all(pages), "a frame is an <img> with alt text and a PNG (shared frame_view)"
+            found.append((list(slider["state"]["_options_labels"]), [p["png"] for p in pages],
+                          [html.unescape(p["alt"]) for p in pages]))
     return found

@@ -101,7 +101,7 @@ def test_sizes_on_the_how_to_page_are_current():
     stated = {int(chapter): (int(n), int(frame_kb), int(nb_kb)) for chapter, n, frame_kb, nb_kb in rows}
     assert sorted(stated) == list(range(1, len(NOTEBOOKS) + 1)), "one row per chapter"
     for chapter, path in enumerate(NOTEBOOKS, 1):
-        frames = [base64.b64decode(f) for _, fs in site_widgets(load_notebook(path)) for f in fs]
+        frames = [base64.b64decode(f) for _, fs, _ in site_widgets(load_notebook(path)) for f in fs]
         n, frame_kb, nb_kb = stated[chapter]
         mean_kb, size_kb = sum(map(len, frames)) / len(frames) / 1e3, path.stat().st_size / 1e3
         assert n == len(frames), f"chapter {chapter}: {len(frames)} frames, the page says {n}"
@@ -128,3 +128,63 @@ def test_printed_lines_fit_the_page(path):
             long = [line for line in printed_lines(out) if len(line) > MAX_OUTPUT_CHARS]
             assert not long, (f"{path.name} cell {i}: a printed line has {len(long[0])} "
                               f"characters (max {MAX_OUTPUT_CHARS}): {long[0][:60]}...")
+
+
+# A printed zero with a sign ("-0.00", "+0.00", "-0." in a tensor): the sign of a value that is
+# zero to its printed precision is rounding noise, and another CPU prints the other sign. The book
+# prints signed values through `signed()`, which leaves such a zero unsigned. A cell that shows an
+# exact -0.0 on purpose carries the tag `exact-signed-zero` and a first comment saying so.
+SIGNED_ZERO = re.compile(r"(?<![\w.])[+\-\u2212]0(?:\.0*)?(?:e[+-]?\d+)?(?![\d.])")
+
+
+def test_signed_zero_pattern_finds_signed_zeros_only():
+    for text in ["-0.00", "x +0.00 y", "tensor([-0., 1.])", "\u22120.0", "-0.0e+00", "[-0.0, 3.0]"]:
+        assert SIGNED_ZERO.search(text), text
+    for text in ["1.2e-07 (rounding)", "0.0e+00 (rounding)", "-0.05", "+0.01", "0.00", "-0.5",
+                 "ids 10-0", "x-0.0", "+1.00", "-00:01"]:
+        assert not SIGNED_ZERO.search(text), text
+
+
+def output_texts(out: dict) -> list[str]:
+    """The text a reader sees in one stored output (stream, plain text, Markdown)."""
+    texts = ["".join(out.get("text", ""))]
+    return texts + ["".join(v) for k, v in out.get("data", {}).items()
+                    if k in ("text/plain", "text/markdown")]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_no_printed_zero_carries_a_sign(path):
+    for i, cell in enumerate(code_cells(load_notebook(path)), 1):
+        if "exact-signed-zero" in tags(cell):
+            assert source(cell).lstrip().startswith("#"), f"{path.name} cell {i}: say why"
+            continue
+        for out in cell["outputs"]:
+            for text in output_texts(out):
+                found = SIGNED_ZERO.search(text)
+                around = text[max(0, found.start() - 30):found.end() + 10] if found else ""
+                assert not found, (f"{path.name} cell {i}: a zero printed with a sign in {around!r}; "
+                                   "print signed values with signed()")
+
+
+# Alt text: what a figure shows, for a reader who cannot see it (not its title, not a file name).
+def alt_problem(alt: object) -> str | None:
+    """Why an alt text is not one, or None."""
+    if not isinstance(alt, str) or len(alt.split()) < 6:
+        return f"alt text of at least 6 words, got {alt!r}"
+    if re.fullmatch(r"[\w./-]+\.(png|jpe?g|svg)", alt.strip()):
+        return f"alt text is a file name: {alt!r}"
+    return None
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_figure_and_frame_has_alt_text(path):
+    nb = load_notebook(path)
+    for i, cell in enumerate(code_cells(nb), 1):
+        for out in cell["outputs"]:
+            if "image/png" in out.get("data", {}):
+                problem = alt_problem(out.get("metadata", {}).get("image/png", {}).get("alt"))
+                assert not problem, f"{path.name} cell {i}: {problem}; display figures with show(fig, alt)"
+    for _, _, alts in site_widgets(nb):
+        for alt in alts:
+            assert not alt_problem(alt), f"{path.name}: slider frame: {alt_problem(alt)}"
+        assert len(set(alts)) == len(alts), f"{path.name}: each frame's alt text says what it shows"

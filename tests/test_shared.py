@@ -7,17 +7,22 @@ chapter, and no chapter quietly drifts.
 """
 
 import ast
+import importlib.util
 
 import pytest
 from conftest import ROOT, load_notebook, toc_notebooks
 
 SHARED = ROOT / "scripts" / "shared_cells.py"
+spec = importlib.util.spec_from_file_location("sync", ROOT / "scripts" / "sync_shared_cells.py")
+sync = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(sync)
 
 
-def canonical_cells() -> list[str]:
-    """The cells of scripts/shared_cells.py, without its header comment."""
-    parts = SHARED.read_text().split("# %%\n")[1:]
-    return [part.strip("\n") for part in parts]
+def canonical_cells(chapter: int | None = None) -> list[str]:
+    """The shared cells of a chapter (every cell of scripts/shared_cells.py if None)."""
+    if chapter is None:
+        return [source.strip("\n") for source in sync.CELL.split(SHARED.read_text())[2::2]]
+    return sync.canonical_cells(chapter)
 
 
 def shared_cells(nb: dict) -> list[str]:
@@ -26,23 +31,25 @@ def shared_cells(nb: dict) -> list[str]:
             if "shared" in cell.get("metadata", {}).get("tags", [])]
 
 
-def test_the_shared_file_is_valid_python_with_six_short_cells():
+def test_the_shared_file_is_valid_python_with_short_cells():
     cells = canonical_cells()
-    assert len(cells) == 6, f"expected 6 shared cells, found {len(cells)}"
+    assert len(cells) == 11, f"expected 11 shared cells, found {len(cells)}"
+    assert len(canonical_cells(1)) == 9 and len(canonical_cells(3)) == 11
     for cell in cells:
         assert len([line for line in cell.splitlines() if line.strip()]) <= 15
     names = {node.name for cell in cells for node in ast.parse(cell).body
              if isinstance(node, ast.FunctionDef)}
-    assert names == {"rounding", "figure_png", "frame_view", "site_slider", "check"}, names
+    assert names == {"rounding", "signed", "figure_png", "show", "frame_view", "site_slider",
+                     "as_flag", "as_number", "check", "index_answers", "install"}, names
 
 
 @pytest.mark.parametrize("path", toc_notebooks(), ids=lambda p: p.name)
 def test_chapter_carries_the_shared_cells_verbatim(path):
     found = shared_cells(load_notebook(path))
-    expected = canonical_cells()
+    expected = canonical_cells(sync.chapter_number(path))
     assert len(found) == len(expected), (
         f"{path.name}: {len(found)} cells tagged `shared`, expected "
-        f"{len(expected)} (copy them from scripts/shared_cells.py)")
+        f"{len(expected)} (python scripts/sync_shared_cells.py copies them)")
     for i, (have, want) in enumerate(zip(found, expected, strict=True), 1):
         assert have == want, (
             f"{path.name}: shared cell {i} differs from scripts/shared_cells.py")
@@ -51,7 +58,7 @@ def test_chapter_carries_the_shared_cells_verbatim(path):
 @pytest.mark.parametrize("path", toc_notebooks(), ids=lambda p: p.name)
 def test_shared_cells_come_first_and_only_the_setup_output_is_ignored(path):
     cells = [c for c in load_notebook(path)["cells"] if c["cell_type"] == "code"]
-    n = len(canonical_cells())
+    n = len(canonical_cells(sync.chapter_number(path)))
     tagged = ["shared" in c.get("metadata", {}).get("tags", []) for c in cells]
     assert tagged[:n] == [True] * n, f"{path.name}: shared cells open Setup"
     ignored = ["nbval-ignore-output" in c.get("metadata", {}).get("tags", [])
