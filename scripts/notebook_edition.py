@@ -86,6 +86,9 @@ class Chapter:
     cited: list[str] = dataclasses.field(default_factory=list)  # bib keys, first-cited order
     heading_level: int = 1
     cell: int = 0
+    deeper: str | None = None  # the title of the open Going-deeper block, if any
+    deeper_cells: int = 0  # how many Markdown cells of that block were written
+    deeper_ends: bool = False  # the current cell closes it
 
     def fail(self, message: str) -> MystError:
         return MystError(f"{self.path.name}, cell {self.cell}: {message}")
@@ -316,6 +319,17 @@ def directive_markdown(chapter: Chapter, d: Directive) -> str:
         label = d.options.get("label") or d.options.get("name")
         target = f"{anchor(label)}\n\n" if label else ""
         return f"{target}$$\n{d.body}\n$$"
+    if d.name == "deeper-start":
+        check_options(chapter, d, set())
+        if chapter.deeper is not None:
+            raise chapter.fail("a {deeper-start} inside another Going-deeper block")
+        chapter.deeper, chapter.deeper_cells = inline(chapter, d.argument), 0
+        return ""
+    if d.name == "deeper-end":
+        if chapter.deeper is None:
+            raise chapter.fail("a {deeper-end} without a {deeper-start}")
+        chapter.deeper_ends = True
+        return ""
     if d.name in ("solution", "solution-start", "solution-end"):
         raise chapter.fail(f"{{{d.name}}} must stand alone in its Markdown cell")
     raise chapter.fail(f"unknown MyST directive {{{d.name}}}")
@@ -557,9 +571,15 @@ def edition(path: pathlib.Path, student: bool = False) -> nbformat.NotebookNode:
             label, cell_id = cell
             following = next((c for c in cells[i + 1:] if not isinstance(c, tuple)), None)
             cells[i] = answer_cell(chapter, label, following, cell_id)
+    if chapter.deeper is not None:
+        raise MystError(f"{path.name}: a {{deeper-start}} block is never closed by {{deeper-end}}")
     for cell in cells:
         if CHECK_TAG in tags(cell):
             cell.outputs, cell.execution_count = [], None  # it reported on the official solution
+        if CHECK_TAG in tags(cell):
+            hide_source(cell, CHECK_TITLE)
+        elif ANSWER_CHECK_TAG in tags(cell):
+            hide_source(cell, ANSWERS_TITLE)
     cells = [c for c in cells if c.cell_type != "markdown" or c.source.strip()]
     result = nbformat.from_dict(nb)
     result.cells = cells
@@ -571,14 +591,49 @@ def edition(path: pathlib.Path, student: bool = False) -> nbformat.NotebookNode:
     return result
 
 
+DEEPER = "Going deeper: "
+CHECK_TITLE = "#@title Check your answer (run this cell; its code is hidden)"
+ANSWERS_TITLE = "#@title Checks the answers above (its code is hidden)"
+
+
+def hide_source(cell: nbformat.NotebookNode, title: str) -> None:
+    """Collapse a code cell's source in Jupyter and JupyterLab, and make it a Colab form."""
+    cell.metadata.setdefault("jupyter", {})["source_hidden"] = True
+    cell.metadata["cellView"] = "form"  # Colab shows the #@title line instead of the code
+    cell.source = f"{title}\n{cell.source}"
+
+
 def convert_cell(chapter: Chapter, cell: nbformat.NotebookNode) -> nbformat.NotebookNode:
+    """A cell in plain Markdown; inside a Going-deeper block, prose in <details>, code collapsed."""
     converted = nbformat.from_dict(cell)
+    inside = chapter.deeper is not None
     if cell.cell_type == "markdown":
+        starts = cell.source.lstrip().startswith("```{deeper-start}")
         converted.source = convert_text(chapter, cell.source)
         left = raw_myst(converted.source)
         if left:
             raise chapter.fail(f"MyST left after conversion: {left}")
+        if chapter.deeper is not None and not inside and not starts:
+            raise chapter.fail("a {deeper-start} must open its Markdown cell")
+        if chapter.deeper is not None and converted.source.strip():
+            more = ", continued" if chapter.deeper_cells else ""
+            chapter.deeper_cells += 1
+            summary = f"<summary><b>{DEEPER}{chapter.deeper}{more}</b></summary>"
+            body = converted.source.strip("\n")
+            converted.source = f"<details>\n{summary}\n\n{body}\n\n</details>"
+        elif chapter.deeper is not None and not inside:
+            raise chapter.fail("a {deeper-start} is followed by the block's first paragraph")
+        if chapter.deeper_ends:
+            chapter.deeper, chapter.deeper_ends = None, False
+    elif cell.cell_type == "code" and inside:
+        hide_source(converted, f"#@title {DEEPER}{plain_title(chapter.deeper)} (code)")
+        converted.metadata["jupyter"]["outputs_hidden"] = True
     return converted
+
+
+def plain_title(markdown: str) -> str:
+    """A title without Markdown emphasis, code ticks or maths dollars, for a #@title line."""
+    return re.sub(r"[*_`$]", "", markdown)
 
 
 def raw_myst(markdown: str) -> list[str]:

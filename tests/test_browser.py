@@ -370,7 +370,7 @@ def test_a_chapter_in_dark_mode_is_readable(browser, site, path):
         view.close()
 
 
-def expected_frames(path: pathlib.Path) -> list[tuple[list[str], list[str]]]:
+def expected_frames(path: pathlib.Path) -> list[tuple[list[str], list[str], list[str]]]:
     """For each site-interactive widget of a chapter page: its slider labels and PNG frames (base64)."""
     return site_widgets(load_notebook(ROOT / path.relative_to(HTML).with_suffix(".ipynb")))
 
@@ -400,7 +400,7 @@ def test_site_interactive_slider_switches_frames_without_a_kernel(browser, site,
     try:
         boxes = page.locator(".site-interactive")
         assert boxes.count() == len(expected)
-        for i, (labels, frames) in enumerate(expected):
+        for i, (labels, frames, _) in enumerate(expected):
             box = boxes.nth(i)
             box.scroll_into_view_if_needed()
             readout = box.locator(".widget-readout")
@@ -433,7 +433,7 @@ def test_site_interactive_slider_on_a_phone(browser, site, path):
     view = SitePage(browser, site, path, viewport=PHONE)
     page = view.page
     try:
-        for i, (labels, frames) in enumerate(expected):
+        for i, (labels, frames, _) in enumerate(expected):
             box = page.locator(".site-interactive").nth(i)
             box.scroll_into_view_if_needed()
             fit = box.evaluate(FRAME_FIT)
@@ -465,7 +465,7 @@ def test_site_interactive_slider_on_a_phone(browser, site, path):
 
 def test_frames_are_pngs():
     for path in CHAPTERS:
-        for _, frames in expected_frames(path):
+        for _, frames, _ in expected_frames(path):
             assert all(base64.b64decode(f)[:8] == b"\x89PNG\r\n\x1a\n" for f in frames)
 
 

@@ -8,8 +8,11 @@ with a rubric. Each coding exercise is followed by a check cell, `check(test, na
 The checks are tested here as a student meets them: the student edition of each chapter runs
 top to bottom with the empty answers (every check says "not answered yet", nothing raises);
 then, in the same kernel, each official solution is pasted in and its check must say "correct";
-then each wrong answer of tests/wrong_answers/chN.py is pasted in and its check must say
-"not yet".
+then each right alternative of tests/wrong_answers/chN.py (RIGHT: float32 or float64, another
+order, numpy or Python numbers) must say "correct", and each wrong answer (WRONG: at least three
+of different kinds per check, such as a hard-coded value, the merely sufficient answer, a library
+call where the exercise asks for the method, the input unchanged, a transpose, a lucky draw, or an
+answer of the wrong type) must say "not yet".
 """
 
 import importlib.util
@@ -40,13 +43,23 @@ def chapter_number(path) -> int:
     return int(path.name.split("_")[0])
 
 
-def wrong_answers(path) -> dict[str, str]:
-    """The wrong answers of tests/wrong_answers/chN.py for the chapter at path."""
+def answers_file(path) -> dict[str, dict[str, str]]:
+    """WRONG and RIGHT of tests/wrong_answers/chN.py for the chapter at path: "label/kind" -> code."""
     file = ROOT / "tests" / "wrong_answers" / f"ch{chapter_number(path)}.py"
     assert file.exists(), f"{file.relative_to(ROOT)} is missing"
     namespace: dict = {}
-    exec(file.read_text(), namespace)  # a data file: one dict, WRONG
-    return namespace["WRONG"]
+    exec(file.read_text(), namespace)  # a data file: two dicts, WRONG and RIGHT
+    for name in ("WRONG", "RIGHT"):
+        assert all(key.count("/") == 1 for key in namespace[name]), f"{name} keys are label/kind"
+    return {"WRONG": namespace["WRONG"], "RIGHT": namespace["RIGHT"]}
+
+
+def wrong_answers(path) -> dict[str, str]:
+    return answers_file(path)["WRONG"]
+
+
+def right_answers(path) -> dict[str, str]:
+    return answers_file(path)["RIGHT"]
 
 
 def sections(nb) -> dict[str, list]:
@@ -140,29 +153,36 @@ def test_every_coding_exercise_is_checked_and_has_a_wrong_answer(path):
     code = [e.options["label"] for e in exercises(path)
             if "· code**" in e.body.strip().split("\n\n")[0]]
     assert set(code) <= set(checked), f"coding exercises without a check: {set(code) - set(checked)}"
-    wrong = wrong_answers(path)
-    assert {key.split("/")[0] for key in wrong} == set(checked), "one wrong answer per check"
+    wrong, right = wrong_answers(path), right_answers(path)
+    for label in checked:
+        kinds = {key.split("/")[1] for key in wrong if key.split("/")[0] == label}
+        assert len(kinds) >= 3, f"{label}: wrong answers of at least 3 kinds, got {sorted(kinds)}"
+        assert any(key.split("/")[0] == label for key in right), f"{label}: no right alternative"
+    assert {key.split("/")[0] for key in wrong} | {key.split("/")[0] for key in right} <= set(checked)
     assert any(key.endswith("/type") for key in wrong), "one answer of the wrong type"
 
 
 def run_student_edition(path, tmp_path) -> nbformat.NotebookNode:
     """The student edition, run with empty answers, then the official solutions, then wrong ones."""
     nb = editions.edition(path, student=True)
-    official, wrong = solutions(path), wrong_answers(path)
+    official, wrong, right = solutions(path), wrong_answers(path), right_answers(path)
     checks = {}
     for i, cell in enumerate(nb.cells):
         if "answer" in tags(cell) and "exercise-check" in tags(nb.cells[i + 1]):
             checks[cell.metadata["exercise"]] = nb.cells[i + 1]
             nb.cells[i + 1].metadata["expect"] = "not answered yet"
 
-    def then(code: str, label: str, expect: str) -> list:
-        check = nbformat.v4.new_code_cell(checks[label].source, metadata={"expect": expect})
+    def then(code: str, label: str, expect: str, key: str = "") -> list:
+        check = nbformat.v4.new_code_cell(checks[label].source,
+                                          metadata={"expect": expect, "key": key or label})
         return [nbformat.v4.new_code_cell(code), check]
 
     for label in checks:
         nb.cells += then("\n\n".join(official[label]), label, "correct")
+    for key, code in right.items():
+        nb.cells += then(code, key.split("/")[0], "correct", key)
     for key, code in wrong.items():
-        nb.cells += then(code, key.split("/")[0], "not yet")
+        nb.cells += then(code, key.split("/")[0], "not yet", key)
     NotebookClient(nb, timeout=300, kernel_name="python3",
                    resources={"metadata": {"path": str(tmp_path)}}).execute()
     return nb
@@ -171,9 +191,10 @@ def run_student_edition(path, tmp_path) -> nbformat.NotebookNode:
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_student_edition_checks_say_not_answered_then_correct_then_not_yet(path, tmp_path):
     nb = run_student_edition(path, tmp_path)
-    verdicts = [(c.metadata["expect"], "".join(o.get("text", "") for o in c.outputs))
+    verdicts = [(c.metadata.get("key", ""), c.metadata["expect"],
+                 "".join(o.get("text", "") for o in c.outputs))
                 for c in nb.cells if "expect" in c.metadata]
     assert verdicts, "no checks ran"
-    wrong = [(expect, said) for expect, said in verdicts
+    wrong = [(key, expect, said) for key, expect, said in verdicts
              if not said.startswith(expect) or (expect == "correct" and said != "correct\n")]
     assert wrong == [], f"{path.name}: checks that said the wrong thing: {wrong}"

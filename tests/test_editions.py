@@ -58,6 +58,40 @@ def as_converted(cell):
     return cell
 
 
+HIDDEN_TITLE = re.compile(r"^#@title [^\n]+\n")
+
+
+def unhidden(cell):
+    """A code cell of an edition without what collapses it (#@title line, hiding metadata)."""
+    cell = nbformat.from_dict(cell)
+    if cell.metadata.pop("cellView", None) == "form":
+        cell.source = HIDDEN_TITLE.sub("", cell.source, count=1)
+        jupyter = cell.metadata.pop("jupyter", {})
+        jupyter.pop("source_hidden", None), jupyter.pop("outputs_hidden", None)
+        if jupyter:
+            cell.metadata["jupyter"] = jupyter
+    return cell
+
+
+def deeper_code(nb) -> list:
+    """The code cells of a chapter that sit inside a Going-deeper block."""
+    found, inside = [], False
+    for cell in nb.cells:
+        if cell.cell_type == "markdown":
+            inside = inside or "{deeper-start}" in cell.source
+            if "{deeper-end}" in cell.source:
+                inside = False
+        elif inside:
+            found.append(cell)
+    return found
+
+
+def solution_details(nb) -> list[str]:
+    """The Markdown cells of an edition that hold a collapsed solution."""
+    return [c.source for c in nb.cells
+            if c.source.startswith("<details>") and "<summary><b>Solution to" in c.source]
+
+
 def markdown_texts(nb) -> list[str]:
     """Every piece of Markdown a notebook front end renders: Markdown cells and outputs."""
     texts = [c.source for c in nb.cells if c.cell_type == "markdown"]
@@ -102,7 +136,7 @@ def test_raw_myst_finds_what_jupyter_would_show_raw():
 def test_code_outputs_and_widget_state_unchanged(chapter):
     source, jupyter, _ = chapter
     kept = [as_converted(c) for c in outside_solutions(source) if c.cell_type == "code"]
-    code = [c for c in jupyter.cells if c.cell_type == "code" and "answer" not in tags(c)]
+    code = [unhidden(c) for c in jupyter.cells if c.cell_type == "code" and "answer" not in tags(c)]
     assert code == kept, "code cells (source, outputs, metadata) must be exactly the chapter's"
     assert jupyter.metadata == {k: v for k, v in source.metadata.items() if k != "chapter"}
     converted = {c.id: c.source for c in jupyter.cells}
@@ -119,7 +153,7 @@ def test_exercises_are_numbered_headings_with_collapsed_solutions(chapter):
     assert exercises >= 5 and len(headings) == exercises
     assert [int(m) for _, m in headings] == list(range(1, exercises + 1))
     assert {int(n) for n, _ in headings} == {source.metadata["chapter"]}
-    details = [c.source for c in jupyter.cells if c.source.startswith("<details>")]
+    details = solution_details(jupyter)
     assert len(details) == len(solution_ranges(source)) == exercises
     for block in details:  # collapsed: no `open` attribute, a summary naming the exercise
         assert block.endswith("</details>") and "<details open" not in block
@@ -129,7 +163,7 @@ def test_exercises_are_numbered_headings_with_collapsed_solutions(chapter):
 
 def test_solutions_keep_their_code_and_printed_output(chapter):
     source, jupyter, _ = chapter
-    details = "\n".join(c.source for c in jupyter.cells if c.source.startswith("<details>"))
+    details = "\n".join(solution_details(jupyter))
     for start, end in solution_ranges(source):
         for cell in source.cells[start:end + 1]:
             if cell.cell_type == "code":
@@ -156,17 +190,54 @@ def test_citations_link_to_a_reference_list(chapter):
 def test_student_edition_has_exercises_but_no_solutions_and_no_outputs(chapter):
     source, _, student = chapter
     text = "\n".join(c.source for c in student.cells)
-    assert "<details>" not in text and "Solution to" not in text
+    assert not solution_details(student) and "Solution to" not in text
     assert len(re.findall(r"^#{2,6} Exercise \d+\.\d+", text, flags=re.MULTILINE)) == len(
         solution_ranges(source))
     kept = [c.source for c in outside_solutions(source) if c.cell_type == "code"
             and "answer-check" not in tags(c)]
-    assert [c.source for c in student.cells
+    assert [unhidden(c).source for c in student.cells
             if c.cell_type == "code" and "answer" not in tags(c)] == kept
     assert "dropdown answer" not in text and "<summary>Answer</summary>" not in text
     assert all(not c.get("outputs") and c.get("execution_count") is None
                for c in student.cells if c.cell_type == "code")
     assert "widgets" not in student.metadata
+
+
+@pytest.mark.parametrize("kind", ["jupyter", "student"])
+def test_check_code_and_going_deeper_code_are_collapsed(chapter, kind):
+    """Jupyter and JupyterLab honour jupyter.source_hidden; Colab shows a form's #@title only."""
+    source, jupyter, student = chapter
+    nb = jupyter if kind == "jupyter" else student
+    checks = [c for c in nb.cells if {"exercise-check", "answer-check"} & set(tags(c))]
+    assert checks or kind == "student", "the chapter has check cells"
+    deeper_ids = {c.id for c in deeper_code(source)}
+    for cell in checks + [c for c in nb.cells if c.get("id") in deeper_ids]:
+        assert cell.metadata["jupyter"]["source_hidden"] is True, cell.source[:60]
+        assert cell.metadata["cellView"] == "form" and HIDDEN_TITLE.match(cell.source), cell.source[:60]
+    for cell in nb.cells:
+        if cell.get("id") in deeper_ids:
+            assert cell.metadata["jupyter"]["outputs_hidden"] is True, cell.source[:60]
+        elif cell.cell_type == "code" and not {"exercise-check", "answer-check"} & set(tags(cell)):
+            assert "cellView" not in cell.metadata, f"only checks and asides: {cell.source[:60]}"
+
+
+def test_going_deeper_blocks_become_collapsed_prose_and_code(tmp_path):
+    path = fake_chapter(tmp_path, [
+        "# 9. Fake\n\nBefore.",
+        "```{deeper-start} Why *this*\n```\n\nFirst paragraph.",
+        "Second paragraph.\n\n```{deeper-end}\n```",
+        "After."])
+    nb = nbformat.read(path, as_version=4)
+    nb.cells.insert(2, nbformat.v4.new_code_cell("x = 1"))
+    nbformat.write(nb, path)
+    cells = editions.edition(path).cells
+    assert [c.cell_type for c in cells] == ["markdown", "markdown", "code", "markdown", "markdown"]
+    assert cells[1].source == ("<details>\n<summary><b>Going deeper: Why *this*</b></summary>"
+                               "\n\nFirst paragraph.\n\n</details>")
+    assert "Going deeper: Why *this*, continued" in cells[3].source
+    assert cells[2].source == "#@title Going deeper: Why this (code)\nx = 1"
+    assert cells[2].metadata["jupyter"] == {"source_hidden": True, "outputs_hidden": True}
+    assert cells[4].source == "After."
 
 
 def fake_chapter(tmp_path, markdown: list[str]):
@@ -178,6 +249,10 @@ def fake_chapter(tmp_path, markdown: list[str]):
 
 @pytest.mark.parametrize("markdown, message", [
     (["```{figure} a.png\n```"], "unknown MyST directive {figure}"),
+    (["```{deeper-start} A\n```\n\nText."], "never closed by {deeper-end}"),
+    (["Text.\n\n```{deeper-start} A\n```\n\nMore.", "```{deeper-end}\n```"], "must open its Markdown cell"),
+    (["```{deeper-start} A\n```", "```{deeper-end}\n```"], "followed by the block's first paragraph"),
+    (["```{deeper-end}\n```"], "without a {deeper-start}"),
     (["See {term}`rank`."], "unknown MyST role {term}"),
     (["```{exercise} T\n:label: e1\n:weight: 2\nx\n```"], "options the converter does not know"),
     (["```{exercise} T\n:label: e1\nx\n```", "```{solution-start} e1\n```"], "never closed"),
