@@ -65,8 +65,12 @@ def figure_png(fig: plt.Figure) -> bytes:
 # %%
 import base64
 import html
+import warnings
 
 from IPython.display import display
+
+# ipywidgets 7 (Colab's) makes its comms in a way ipykernel 6.18+ deprecates
+warnings.filterwarnings("ignore", ".*ipykernel.comm.Comm", DeprecationWarning)
 
 
 def show(fig: plt.Figure, alt: str) -> None:

