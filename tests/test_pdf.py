@@ -106,3 +106,39 @@ def test_solutions_pdf_has_the_answers_and_solutions_and_nothing_else(path):
     assert len(told) >= 0.8 * len(answers(path)), f"{pdf.name}: answers missing"
     setup = [line for line in rest if "def figure_png" in line or "def site_slider" in line]
     assert setup and not any(squeeze(line) in printed for line in setup), f"{pdf.name}: not only exercises"
+
+
+BOOK_PDF = PDFS / "embeddings-are-linear-maps.pdf"
+
+
+def test_the_how_to_page_links_the_whole_book_pdf():
+    assert f"../pdf/{BOOK_PDF.name}" in (ROOT / "book" / "how-to-use.md").read_text()
+
+
+def test_whole_book_pdf_has_every_chapter_without_solutions_and_a_true_contents():
+    pages, text = pdf_text(BOOK_PDF)
+    parts = [PDFS / f"{path.stem}.pdf" for path in toc_notebooks()]
+    lengths = [pdf_text(part)[0] for part in parts]
+    assert sum(lengths) + 2 <= pages <= sum(lengths) + 8, f"{pages} pages for chapters of {lengths}"
+    printed = squeeze(text)
+    for path in toc_notebooks():
+        solution, _ = code_lines(path)
+        leaked = [line.strip() for line in solution if squeeze(line) in printed]
+        assert leaked == [], f"{BOOK_PDF.name} prints solution code of {path.stem}: {leaked[:3]}"
+        told = [a for a in answers(path) if squeeze(a) in printed]
+        assert told == [], f"{BOOK_PDF.name} prints answers of {path.stem}: {told[:3]}"
+    contents = re.findall(r"^(\d)\. (.+?)\s+(\d+)$|^(References)\s+(\d+)$",
+                          pdf_page(BOOK_PDF, 1), flags=re.MULTILINE)
+    assert len(contents) == len(parts) + 1, f"contents: {contents}"
+    starts = [int(c[2] or c[4]) for c in contents]
+    assert starts[1:] == [starts[0] + sum(lengths[:i]) for i in range(1, len(lengths) + 1)]
+    for (number, title, _, _, _), start in zip(contents, starts, strict=False):
+        if number:
+            assert squeeze(title)[:30] in squeeze(pdf_page(BOOK_PDF, start)), f"chapter {number}"
+    assert "References" in pdf_page(BOOK_PDF, starts[-1])
+
+
+def pdf_page(pdf, page: int) -> str:
+    """The text of one page of a PDF."""
+    return subprocess.run(["pdftotext", "-layout", "-f", str(page), "-l", str(page), str(pdf), "-"],
+                          capture_output=True, text=True, check=True).stdout
