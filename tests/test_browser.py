@@ -521,6 +521,7 @@ def test_site_interactive_slider_switches_frames_without_a_kernel(browser, site,
         view.close()
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_site_interactive_slider_on_a_phone(browser, site, path):
     """At 390 x 844 the widget fits the screen, and every frame is reached by drag and by keyboard."""

@@ -189,6 +189,22 @@ def run_student_edition(path, tmp_path) -> nbformat.NotebookNode:
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_official_solutions_are_checked_correct_by_strict_nbval(path):
+    """Each check cell stores `correct` for the official solution, and nbval compares it."""
+    nb = nbformat.read(path, as_version=4)
+    checks = [c for c in nb.cells if "exercise-check" in tags(c)]
+    assert checks, f"{path.name}: no exercise checks"
+    for cell in checks:
+        printed = "".join(o.get("text", "") for o in cell.outputs)
+        assert printed == "correct\n", f"{path.name}: a check printed {printed!r} on the solution"
+        assert "nbval-ignore-output" not in tags(cell), "nbval must compare a check's verdict"
+
+
+# Strict nbval already re-runs every chapter with its official solutions, whose check cells must
+# print the stored "correct"; running each student edition with empty, right and wrong answers
+# costs a chapter's run time again, so it is part of `make test-full` (CI).
+@pytest.mark.full
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_student_edition_checks_say_not_answered_then_correct_then_not_yet(path, tmp_path):
     nb = run_student_edition(path, tmp_path)
     verdicts = [(c.metadata.get("key", ""), c.metadata["expect"],

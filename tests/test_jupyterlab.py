@@ -79,6 +79,7 @@ def lab(tmp_path_factory):
         server.wait(timeout=30)
 
 
+@pytest.mark.full
 @pytest.mark.parametrize("path", toc_notebooks(), ids=lambda p: p.stem)
 def test_student_sees_check_titles_not_check_code(lab, path):
     base, token, root = lab
