@@ -11,8 +11,10 @@ SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Offline site assets, fetched from the npm registry at pinned versions (never committed).
 MATHJAX_VERSION      := 3.2.2
 HTML_MANAGER_VERSION := 1.0.15
+REQUIREJS_VERSION    := 2.3.7
+ANYWIDGET_VERSION    := 0.9.21
 ASSETS     := _build/site-assets/assets
-ASSETS_OK  := $(ASSETS)/.v$(MATHJAX_VERSION)-$(HTML_MANAGER_VERSION)-lean
+ASSETS_OK  := $(ASSETS)/.v$(MATHJAX_VERSION)-$(HTML_MANAGER_VERSION)-$(REQUIREJS_VERSION)-$(ANYWIDGET_VERSION)
 # The Chinese site's font: Noto Sans SC (SIL Open Font License), from the npm registry at a pinned
 # version; `make book` cuts it to the characters the pages use (never committed).
 NOTO_SANS_SC_VERSION := 0.4.3
@@ -175,17 +177,25 @@ translations: $(STAMP)
 
 # Only what pages load: MathJax's loader with the components _config.yml names (TeX in,
 # CommonHTML out, hidden MathML for screen readers; no 426-KB context menu), its web fonts and
-# the TeX extensions it autoloads on demand; the widget manager and its woff2 fonts.
+# the TeX extensions it autoloads on demand; the widget manager in its RequireJS (AMD) build with
+# its woff2 fonts, RequireJS itself, and anywidget's AMD module, which the explorables need
+# (book/extra/assets/widgets-require.js tells RequireJS where they are).
 $(ASSETS_OK):
 	rm -rf _build/npm _build/site-assets _build/html/assets && mkdir -p _build/npm $(ASSETS)/mathjax $(ASSETS)/widgets
-	cd _build/npm && npm pack --silent --loglevel=error \
-	  mathjax@$(MATHJAX_VERSION) @jupyter-widgets/html-manager@$(HTML_MANAGER_VERSION) >/dev/null
+	cd _build/npm && npm pack --silent --loglevel=error mathjax@$(MATHJAX_VERSION) \
+	  @jupyter-widgets/html-manager@$(HTML_MANAGER_VERSION) requirejs@$(REQUIREJS_VERSION) \
+	  anywidget@$(ANYWIDGET_VERSION) >/dev/null
 	tar -xzf _build/npm/mathjax-$(MATHJAX_VERSION).tgz -C $(ASSETS)/mathjax --strip-components=2 \
 	  package/es5/startup.js package/es5/core.js package/es5/input/tex.js package/es5/input/tex/extensions \
 	  package/es5/output/chtml.js package/es5/output/chtml/fonts package/es5/a11y/assistive-mml.js
 	tar -xzf _build/npm/jupyter-widgets-html-manager-$(HTML_MANAGER_VERSION).tgz -C $(ASSETS)/widgets \
-	  --strip-components=2 --wildcards 'package/dist/embed.js' 'package/dist/embed.js.LICENSE.txt' \
-	  'package/dist/*.woff2'
+	  --strip-components=2 --wildcards 'package/dist/embed-amd.js' 'package/dist/*.woff2'
+	tar -xzf _build/npm/requirejs-$(REQUIREJS_VERSION).tgz -C $(ASSETS)/widgets --strip-components=1 \
+	  package/require.js
+	tar -xzf _build/npm/anywidget-$(ANYWIDGET_VERSION).tgz -O package/dist/index.js \
+	  > $(ASSETS)/widgets/anywidget.js
+	tar -xzf _build/npm/anywidget-$(ANYWIDGET_VERSION).tgz -O package/LICENSE \
+	  > $(ASSETS)/widgets/anywidget.LICENSE.txt
 	touch $@
 
 # One PDF handout per chapter, solutions left out by the site's print stylesheet, printed by
