@@ -21,7 +21,7 @@ import threading
 from urllib.parse import unquote, urlparse
 
 import pytest
-from conftest import HTML, ROOT, SCREENSHOTS, load_notebook, site_widgets
+from conftest import HTML, ROOT, SCREENSHOTS, load_notebook, site_widgets, widget_state
 from playwright.sync_api import sync_playwright
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
@@ -555,6 +555,67 @@ def test_site_interactive_slider_on_a_phone(browser, site, path):
         assert wide <= 0, f"the page scrolls sideways by {wide} px on a phone"
         page.evaluate("() => window.scrollTo(0, 0)")
         page.screenshot(path=shot_name(path, "__phone"))
+        view.assert_clean()
+    finally:
+        view.close()
+
+
+# The explorables (anywidget): each computes in the browser, and stores in its `reference` trait
+# the values the chapter computed with torch for a handful of settings, each as
+# {"set": {trait: value}, "shows": {output name: [value, tolerance]}}. The test sets each setting
+# through the explorable's `explorable-set` event, reads the numbers it shows (its <output
+# data-name=...> elements) and compares them with torch's.
+EXPLORABLE_CHAPTERS = 3  # chapters 1-3 have one each
+
+
+def explorable_references(path: pathlib.Path) -> list[list[dict]]:
+    """The `reference` of every explorable of a chapter page, from the notebook's widget state."""
+    state = widget_state(load_notebook(ROOT / path.relative_to(HTML).with_suffix(".ipynb")))
+    return [model["state"]["reference"] for model in state.values()
+            if model["model_name"] == "AnyModel" and "reference" in model["state"]]
+
+
+SHOWN = """(box) => Object.fromEntries(Array.from(box.querySelectorAll("output[data-name]"))
+  .map((out) => [out.dataset.name, out.textContent]))"""
+
+
+@pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_explorable_shows_what_torch_computed(browser, site, path, viewport):
+    references = explorable_references(path)
+    chapter = int(path.stem.split("_")[0])
+    assert bool(references) == (chapter <= EXPLORABLE_CHAPTERS), f"{len(references)} explorables"
+    if not references:
+        return
+    view = SitePage(browser, site, path, viewport=viewport)
+    try:
+        boxes = view.page.locator(".explorable")
+        assert boxes.count() == len(references), "an explorable did not render"
+        for i, reference in enumerate(references):
+            box = boxes.nth(i)
+            box.scroll_into_view_if_needed()
+            view.page.wait_for_function("(b) => b.querySelector('output[data-name]')",
+                                        arg=box.element_handle())
+            for case in reference:
+                box.evaluate("(el, detail) => el.dispatchEvent(new CustomEvent("
+                             "'explorable-set', {detail}))", case["set"])
+                shown = box.evaluate(SHOWN)
+                for name, (value, tolerance) in case["shows"].items():
+                    number = float(shown[name].split()[0])
+                    assert abs(number - value) <= tolerance, (
+                        f"{case['set']}: {name} shows {shown[name]}, torch computed {value}")
+            width = box.evaluate("(b) => b.getBoundingClientRect().right")
+            assert width <= viewport["width"], f"the explorable is {width:.0f} px wide"
+        controls = view.page.locator(".explorable-box .noUi-handle")
+        if controls.count():  # a reader's keyboard moves a linked slider and the numbers follow
+            before = boxes.first.evaluate(SHOWN)
+            controls.first.focus()
+            view.page.keyboard.press("ArrowRight")
+            view.page.wait_for_function("([b, old]) => JSON.stringify(Object.fromEntries("
+                                        "Array.from(b.querySelectorAll('output[data-name]'))"
+                                        ".map(o => [o.dataset.name, o.textContent]))) !== "
+                                        "JSON.stringify(old)",
+                                        arg=[boxes.first.element_handle(), before])
         view.assert_clean()
     finally:
         view.close()
