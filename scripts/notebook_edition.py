@@ -26,6 +26,9 @@ for a pen-and-paper exercise a Markdown cell for the derivation; otherwise an
 empty code cell. The check cells keep no stored output (it reported on the
 official solution).
 
+A cell tagged ``no-js-fallback`` (the website's static stand-in for an explorable when JavaScript
+is off) is left out: in Jupyter and Colab the explorable itself runs.
+
 The student edition (``--student``) is the same conversion without the
 solutions, without the answers to the "Check your understanding" questions
 (admonitions of class ``answer``) and the cell that checks them (tagged
@@ -62,6 +65,7 @@ EXPLICIT = re.compile(r"^(?P<text>.*?)\s*<(?P<target>[^<>]+)>$", re.DOTALL)
 EXERCISE_LABEL = re.compile(
     r"^\*\*(?P<stars>★{1,3}☆{0,2}) · (?P<minutes>\d+) min · (?P<kind>code|pen and paper|mini-project)\*\*$")
 ANSWER_TAG, CHECK_TAG, ANSWER_CHECK_TAG = "answer", "exercise-check", "answer-check"
+FALLBACK_TAG = "no-js-fallback"  # what the website shows for an explorable without JavaScript
 ADMONITIONS = {"note", "tip", "hint", "important", "warning", "caution", "attention",
                "danger", "error", "seealso"}
 
@@ -543,6 +547,7 @@ def edition(path: pathlib.Path, student: bool = False) -> nbformat.NotebookNode:
     nb = nbformat.read(path, as_version=4)
     chapter = survey(path, nb)
     chapter.student = student
+    nb.cells = [c for c in nb.cells if FALLBACK_TAG not in tags(c)]  # a website-only stand-in
     if student:
         nb.cells = [c for c in nb.cells if ANSWER_CHECK_TAG not in tags(c)]
     cells, pending, start, start_index = [], [], None, 0

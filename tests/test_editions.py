@@ -42,8 +42,10 @@ def solution_ranges(nb) -> list[tuple[int, int]]:
 
 
 def outside_solutions(nb) -> list:
+    """The cells of a chapter that the editions keep as they are (a website-only fallback aside)."""
     inside = {i for start, end in solution_ranges(nb) for i in range(start, end + 1)}
-    return [c for i, c in enumerate(nb.cells) if i not in inside]
+    return [c for i, c in enumerate(nb.cells)
+            if i not in inside and "no-js-fallback" not in c.get("metadata", {}).get("tags", [])]
 
 
 def tags(cell) -> list[str]:
@@ -73,17 +75,22 @@ def unhidden(cell):
     return cell
 
 
-def deeper_code(nb) -> list:
-    """The code cells of a chapter that sit inside a Going-deeper block."""
+def deeper_cells(nb) -> list:
+    """The cells of a chapter that sit inside a Going-deeper block (its markers' cells included)."""
     found, inside = [], False
     for cell in nb.cells:
-        if cell.cell_type == "markdown":
-            inside = inside or "{deeper-start}" in cell.source
-            if "{deeper-end}" in cell.source:
-                inside = False
-        elif inside:
+        starts = cell.cell_type == "markdown" and "{deeper-start}" in cell.source
+        inside = inside or starts
+        if inside:
             found.append(cell)
+        if cell.cell_type == "markdown" and "{deeper-end}" in cell.source:
+            inside = False
     return found
+
+
+def deeper_code(nb) -> list:
+    """The code cells of a chapter that sit inside a Going-deeper block."""
+    return [cell for cell in deeper_cells(nb) if cell.cell_type == "code"]
 
 
 def solution_details(nb) -> list[str]:
@@ -140,8 +147,10 @@ def test_code_outputs_and_widget_state_unchanged(chapter):
     assert code == kept, "code cells (source, outputs, metadata) must be exactly the chapter's"
     assert jupyter.metadata == {k: v for k, v in source.metadata.items() if k != "chapter"}
     converted = {c.id: c.source for c in jupyter.cells}
+    deeper = {c.id for c in deeper_cells(source)}  # their prose goes into <details>
     changed = [c.id for c in outside_solutions(source) if c.cell_type == "markdown"
-               and not editions.raw_myst(c.source) and converted.get(c.id) != c.source]
+               and c.id not in deeper and not editions.raw_myst(c.source)
+               and converted.get(c.id) != c.source]
     assert changed == [], "Markdown without MyST must be copied unchanged"
 
 
@@ -307,7 +316,9 @@ def test_solutions_and_exercises_render_as_commonmark(chapter):
         if cell.cell_type != "markdown":
             continue
         html = render(cell.source)
-        if cell.source.startswith("<details>"):
+        if cell.source.startswith("<details>\n<summary><b>Going deeper: "):
+            assert html.rstrip().endswith("</details>"), "a Going-deeper block closes in its cell"
+        elif cell.source.startswith("<details>"):
             assert html.startswith("<details>\n<summary><b>Solution to Exercise")
             assert html.rstrip().endswith("</details>") and '<pre><code class="language-python">' in html
         for heading in re.findall(r"^#{2,6} Exercise .*$", cell.source, flags=re.MULTILINE):

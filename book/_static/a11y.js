@@ -1,3 +1,7 @@
+// Pages know whether JavaScript runs: a cell tagged `no-js-fallback` (a static figure standing in
+// for an explorable) shows only where it does not (book.css).
+document.documentElement.classList.add("js");
+
 // Screen readers and the website's sliders. The widget manager draws each slider's handle as an
 // element with role="slider" but no name, and announces its position as a frame number. Once a
 // slider is drawn (the widgets render after the page loads), its handle is named by the slider's
