@@ -1,38 +1,314 @@
-"""Plausible wrong answers to chapter 1's self-checking exercises.
+"""Wrong and right answers to chapter 1's self-checking exercises.
 
-tests/test_course.py runs each entry after all the official solutions, in the
-student edition, and expects the exercise's check to say "not yet".
+tests/test_course.py runs the student edition, pastes each official solution
+(its check must say "correct"), then each RIGHT answer (it must say "correct")
+and each WRONG answer (it must say "not yet"). Keys are "<label>/<kind>"; every
+entry is pasted into the student's answer cell as it stands, so it defines
+every name its check reads.
+
+Chance: no check of this chapter has a bar that a random answer can meet. Each
+compares the answer with a recomputation from the exercise's inputs, exactly
+or to 1e-5, or asks for a step count and a 10-fold fall of a seeded loss.
+Measured over 1,000 draws each (torch.randn, or counts drawn uniformly from
+0..1000): a random row_1_grad (ch1-ex2), random U_wide and V_wide (ch1-ex4),
+random sides (ch1-ex5) and random counts (ch1-ex7) passed 0 times. Only the
+flags can be guessed (half the time), and each sits beside numbers that must
+be right too.
 """
 
+# A training loop for the "Two optimizers" exercise: a fresh model, the
+# optimizers `make` builds, `steps` steps, and the loss before each step.
+TRAIN = """
+def train(make, steps):
+    global embed_opt, head_opt
+    embed_opt, head_opt = build_model()
+    optimizers = make()
+    losses = []
+    for _ in range(steps):
+        loss = F.mse_loss(head_opt(embed_opt(ids_opt))[:, 0], target_opt)
+        for opt in optimizers:
+            opt.zero_grad()
+        loss.backward()
+        for opt in optimizers:
+            opt.step()
+        losses.append(loss.item())
+    return optimizers, losses
+"""
+PAIR = ("lambda: [optim.SparseAdam(embed_opt.parameters(), lr={lr}),"
+        " optim.Adam(head_opt.parameters(), lr={lr})]")
+
+# A custom autograd.Function for "Your own embedding layer", whose backward
+# pass is BACKWARD (it reads ids, G, ctx.vocab and ctx.padding_idx).
+FUNCTION = """
+class Mine(torch.autograd.Function):
+    @staticmethod
+    def forward(ctx, ids, E, padding_idx):
+        ctx.save_for_backward(ids)
+        ctx.vocab, ctx.padding_idx = len(E), padding_idx
+        return E[ids]
+
+    @staticmethod
+    def backward(ctx, G):
+        (ids,) = ctx.saved_tensors
+        ids, G = ids.reshape(-1), G.reshape(-1, G.shape[-1])
+        grad = G.new_zeros(ctx.vocab, G.shape[-1])
+        pad = -1 if ctx.padding_idx is None else ctx.padding_idx
+{backward}
+        return None, grad, None
+
+
+def my_embedding(ids, E, padding_idx=None):
+    return Mine.apply(ids, E, padding_idx)
+"""
+
+# The two sides of the linearity test for one EmbeddingBag mode.
+SIDES = """
+def sides_of(mode, T1=E1, T2=E2):
+    bag = lambda T: nn.EmbeddingBag.from_pretrained(T, mode=mode)(
+        bag_ids, bag_offsets)
+    return torch.stack([bag(T1 + T2), bag(T1) + bag(T2)])
+"""
+
+# The tied model's misses, counted with `compare` between the best other
+# logit and the token's own.
+MISSES = """
+def count(table, compare):
+    logits = table @ table.T
+    own = logits.diagonal().clone()
+    best_other = logits.fill_diagonal_(-torch.inf).max(dim=1).values
+    return int(compare(best_other, own).sum())
+"""
+
+FOUR_WAYS = ("(F.embedding(ids_x, E_x), E_x[ids_x], E_x.index_select(0, ids_x),"
+             " F.one_hot(ids_x, 50).float() @ E_x)")
+
 WRONG: dict[str, str] = {
-    # three correct lookups and one that is off by one everywhere
-    "ch1-ex1": "ways = [E_x[ids_x]] * 3 + [E_x[ids_x] + 1]",
-    # the upstream rows averaged instead of added
-    "ch1-ex2": "row_1_grad = G_x.mean(dim=0)",
-    # only the float copy of X, only the forward product, and the wrong verdict
-    "ch1-ex4": (
+    # four ways: rows that are not the looked-up ones
+    "ch1-ex1/hard-coded": "ways = [E_x[:20]] * 4",
+    "ch1-ex1/other-order": "ways = [E_x[ids_x.sort().values]] * 4",
+    "ch1-ex1/unchanged": "ways = [E_x] * 4",
+    "ch1-ex1/off-by-one": "ways = [E_x[ids_x - 1]] * 4",
+    "ch1-ex1/transpose": "ways = [E_x.T[:, ids_x]] * 4",
+    "ch1-ex1/type": 'ways = ["F.embedding", "E_x[ids_x]", "index_select", "X @ E"]',
+    # a token seen three times: the rows averaged, one row, a guess
+    "ch1-ex2/mean": "row_1_grad = G_x.mean(dim=0)",
+    "ch1-ex2/one-lookup": "row_1_grad = G_x[0]",
+    "ch1-ex2/hard-coded": "row_1_grad = torch.ones(5)",
+    "ch1-ex2/lucky-draw": "row_1_grad = torch.randn(5)",
+    "ch1-ex2/transpose": "row_1_grad = G_x.sum(dim=1)",
+    "ch1-ex2/type": 'row_1_grad = "G_x.sum(dim=0)"',
+    # the one-hot bill: one matrix, one pass, a pair, verdicts of the wrong kind
+    "ch1-ex3/float-copy-only": (
         "onehot_bytes = 4 * N_g * V_g\n"
+        "onehot_flops = 4 * N_g * V_g * d_g\n"
+        "larger_than_table = True"
+    ),
+    "ch1-ex3/forward-only": (
+        "onehot_bytes = 12 * N_g * V_g\n"
         "onehot_flops = 2 * N_g * V_g * d_g\n"
+        "larger_than_table = True"
+    ),
+    "ch1-ex3/pair": (
+        "onehot_bytes = (8 * N_g * V_g, 4 * N_g * V_g)\n"
+        "onehot_flops = 4 * N_g * V_g * d_g\n"
+        "larger_than_table = True"
+    ),
+    "ch1-ex3/wrong-verdict": (
+        "onehot_bytes = 12 * N_g * V_g\n"
+        "onehot_flops = 4 * N_g * V_g * d_g\n"
         "larger_than_table = False"
     ),
-    # answers of the wrong type: words instead of numbers
-    "ch1-ex4/type": (
+    "ch1-ex3/string-verdict": (
+        "onehot_bytes = 12 * N_g * V_g\n"
+        "onehot_flops = 4 * N_g * V_g * d_g\n"
+        'larger_than_table = "True"'
+    ),
+    "ch1-ex3/ratio-verdict": (
+        "onehot_bytes = 12 * N_g * V_g\n"
+        "onehot_flops = 4 * N_g * V_g * d_g\n"
+        "larger_than_table = onehot_bytes / (4 * V_g * d_g)"
+    ),
+    "ch1-ex3/type": (
         'onehot_bytes, onehot_flops, larger_than_table = "many", "lots", "yes"'
     ),
-    # the biases as one extra column each: the dot product multiplies them
-    "ch1-ex6": (
+    # biases as extra dimensions: too narrow, ones meeting ones, no biases
+    "ch1-ex4/one-column": (
         "U_wide = torch.cat([U_x, b_u[:, None]], dim=1)\n"
         "V_wide = torch.cat([V_x, b_v[:, None]], dim=1)"
     ),
-    # no gap measured, and max taken to be linear
-    "ch1-ex3": 'gaps = {"sum": 0.0, "max": 0.0}\nmax_is_linear = True',
-    # the belief that every token is its own top prediction
-    "ch1-ex5": "misses = {8: 0, 256: 0}",
-    # one Adam for the dense layer only, and a single loss
-    "ch1-ex7": (
-        "pair_of_optimizers = [optim.Adam(head_opt.parameters(), lr=0.1)]\n"
-        "losses_opt = [start_loss.item()]"
+    "ch1-ex4/ones-meet-ones": (
+        "U_wide = torch.cat([U_x, b_u[:, None], torch.ones(5, 1)], dim=1)\n"
+        "V_wide = torch.cat([V_x, b_v[:, None], torch.ones(7, 1)], dim=1)"
     ),
-    # a lookup whose gradient ignores padding_idx
-    "ch1-ex9": "my_embedding = lambda ids, E, padding_idx=None: E[ids]",
+    "ch1-ex4/unchanged": (
+        "U_wide = torch.cat([U_x, torch.zeros(5, 2)], dim=1)\n"
+        "V_wide = torch.cat([V_x, torch.zeros(7, 2)], dim=1)"
+    ),
+    "ch1-ex4/transpose": (
+        "U_wide = torch.cat([U_x, b_u[:, None], torch.ones(5, 1)], dim=1).T\n"
+        "V_wide = torch.cat([V_x, torch.ones(7, 1), b_v[:, None]], dim=1)"
+    ),
+    "ch1-ex4/type": 'U_wide, V_wide = "[u, b_u, 1]", "[v, 1, b_v]"',
+    # bag modes: the sum half typed in or measured on mean, a wrong conclusion
+    "ch1-ex5/typed-zeros": SIDES + (
+        "sum_sides = torch.zeros(2, 2, 4)\n"
+        "max_sides = sides_of('max')\n"
+        "max_is_a_product = False"
+    ),
+    "ch1-ex5/mean-instead": SIDES + (
+        "sum_sides = sides_of('mean')\n"
+        "max_sides = sides_of('max')\n"
+        "max_is_a_product = False"
+    ),
+    "ch1-ex5/wrong-conclusion": SIDES + (
+        "sum_sides = sides_of('sum')\n"
+        "max_sides = sides_of('max')\n"
+        "max_is_a_product = True"
+    ),
+    "ch1-ex5/one-table": SIDES + (
+        "sum_sides = sides_of('sum', E1, 0 * E1)\n"
+        "max_sides = sides_of('max', E1, 0 * E1)\n"
+        "max_is_a_product = False"
+    ),
+    "ch1-ex5/type": SIDES + (
+        "sum_sides = sides_of('sum')\n"
+        "max_sides = sides_of('max')\n"
+        'max_is_a_product = "no"'
+    ),
+    # the tied model: the belief, the hits, argmin, the two d swapped
+    "ch1-ex7/belief": "misses = {8: 0, 256: 0}",
+    "ch1-ex7/hits": MISSES + (
+        "misses = {d: count(T, torch.less) for d, T in tables_tied.items()}"
+    ),
+    "ch1-ex7/argmin": (
+        "misses = {d: int(((T @ T.T).argmin(dim=1) != torch.arange(1000)).sum())"
+        " for d, T in tables_tied.items()}"
+    ),
+    "ch1-ex7/swapped": MISSES + (
+        "misses = {8: count(tables_tied[256], torch.greater),"
+        " 256: count(tables_tied[8], torch.greater)}"
+    ),
+    "ch1-ex7/type": "misses = [735, 0]",
+    # two optimizers: 300 steps kept to their first 30, one optimizer, SGD for
+    # the table, the default learning rates, a model trained twice
+    "ch1-ex8/300-cut-to-30": TRAIN + (
+        f"pair_of_optimizers, losses_opt = train({PAIR.format(lr=0.1)}, 300)\n"
+        "losses_opt = losses_opt[:30]"
+    ),
+    "ch1-ex8/adam-only": TRAIN + (
+        "pair_of_optimizers, losses_opt = train("
+        "lambda: [optim.Adam(head_opt.parameters(), lr=0.1)], 30)"
+    ),
+    "ch1-ex8/sgd-table": TRAIN + (
+        "pair_of_optimizers, losses_opt = train("
+        "lambda: [optim.SGD(embed_opt.parameters(), lr=0.1),"
+        " optim.Adam(head_opt.parameters(), lr=0.1)], 30)"
+    ),
+    "ch1-ex8/default-lr": TRAIN + (
+        "pair_of_optimizers, losses_opt = train("
+        "lambda: [optim.SparseAdam(embed_opt.parameters()),"
+        " optim.Adam(head_opt.parameters())], 30)"
+    ),
+    "ch1-ex8/not-fresh": TRAIN + (
+        f"train({PAIR.format(lr=0.1)}, 30)\n"
+        "pair_of_optimizers = [optim.SparseAdam(embed_opt.parameters(), lr=0.1),"
+        " optim.Adam(head_opt.parameters(), lr=0.1)]\n"
+        "losses_opt = []\n"
+        "for _ in range(30):\n"
+        "    loss = F.mse_loss(head_opt(embed_opt(ids_opt))[:, 0], target_opt)\n"
+        "    for opt in pair_of_optimizers:\n"
+        "        opt.zero_grad()\n"
+        "    loss.backward()\n"
+        "    for opt in pair_of_optimizers:\n"
+        "        opt.step()\n"
+        "    losses_opt.append(loss.item())"
+    ),
+    "ch1-ex8/type": (
+        'pair_of_optimizers = ["SparseAdam", "Adam"]\n'
+        "losses_opt = [float(start_loss)] * 30"
+    ),
+    # your own embedding layer: padding ignored, repeated ids overwritten,
+    # the library call instead of the method, autograd's own indexing
+    "ch1-ex9/ignores-padding": FUNCTION.format(
+        backward="        grad.index_add_(0, ids, G)"),
+    "ch1-ex9/assignment": FUNCTION.format(
+        backward=("        keep = ids != pad\n"
+                  "        grad[ids[keep]] = G[keep]")),
+    "ch1-ex9/library-call": (
+        "my_embedding = lambda ids, E, padding_idx=None: F.embedding("
+        "ids, E, padding_idx=padding_idx)"
+    ),
+    "ch1-ex9/plain-indexing": "my_embedding = lambda ids, E, padding_idx=None: E[ids]",
+    "ch1-ex9/type": 'my_embedding = "index_add_"',
+}
+
+RIGHT: dict[str, str] = {
+    "ch1-ex1/numpy": f"ways = [w.numpy() for w in {FOUR_WAYS}]",
+    "ch1-ex1/float64": (
+        "E_64 = E_x.double()\n"
+        "ways = [F.embedding(ids_x, E_64), E_64[ids_x],"
+        " torch.index_select(E_64, 0, ids_x), F.one_hot(ids_x, 50).double() @ E_64]"
+    ),
+    "ch1-ex1/python-lists": f"ways = tuple(w.tolist() for w in {FOUR_WAYS})",
+    "ch1-ex2/numpy": "row_1_grad = G_x.numpy().sum(axis=0)",
+    "ch1-ex2/python-list": "row_1_grad = [float(v) for v in G_x[2] + G_x[1] + G_x[0]]",
+    "ch1-ex2/float64": "row_1_grad = G_x.double().sum(dim=0)",
+    "ch1-ex3/floats-by-hand": (
+        "onehot_bytes = (8.0 + 4.0) * N_g * V_g\n"
+        "onehot_flops = 2 * (2.0 * N_g * V_g * d_g)\n"
+        "larger_than_table = onehot_bytes > 4 * V_g * d_g"
+    ),
+    "ch1-ex3/numpy": (
+        "import numpy as np\n"
+        "onehot_bytes = np.int64(N_g) * V_g * 12\n"
+        "onehot_flops = np.float64(4 * N_g * V_g * d_g)\n"
+        "larger_than_table = onehot_bytes > np.int64(4) * V_g * d_g"
+    ),
+    "ch1-ex4/other-order": (
+        "U_wide = torch.cat([b_u[:, None], torch.ones(5, 1), U_x], dim=1)\n"
+        "V_wide = torch.cat([torch.ones(7, 1), b_v[:, None], V_x], dim=1)"
+    ),
+    "ch1-ex4/numpy-float64": (
+        "import numpy as np\n"
+        "U_wide = np.hstack([U_x.double().numpy(), b_u.double().numpy()[:, None],"
+        " np.ones((5, 1))])\n"
+        "V_wide = np.hstack([V_x.double().numpy(), np.ones((7, 1)),"
+        " b_v.double().numpy()[:, None]])"
+    ),
+    "ch1-ex5/float64": SIDES + (
+        "sum_sides = sides_of('sum', E1.double(), E2.double())\n"
+        "max_sides = sides_of('max', E1.double(), E2.double())\n"
+        "max_is_a_product = bool((max_sides[0] - max_sides[1]).abs().max() <= 1e-5)"
+    ),
+    "ch1-ex5/numpy-lists": SIDES + (
+        "sum_sides = sides_of('sum').numpy()\n"
+        "max_sides = sides_of('max').tolist()\n"
+        "max_is_a_product = False"
+    ),
+    "ch1-ex7/numpy": (
+        "import numpy as np\n"
+        "misses = {}\n"
+        "for d, T in tables_tied.items():\n"
+        "    logits = T.numpy() @ T.numpy().T\n"
+        "    misses[np.int64(d)] = np.sum(logits.argmax(axis=1) != np.arange(1000))"
+    ),
+    "ch1-ex7/float-counts": MISSES + (
+        "misses = {d: float(count(T, torch.greater)) for d, T in tables_tied.items()}"
+    ),
+    "ch1-ex8/other-order": TRAIN + (
+        "pair_of_optimizers, losses_opt = train("
+        "lambda: [optim.Adam(head_opt.parameters(), lr=0.1),"
+        " optim.SparseAdam(embed_opt.parameters(), lr=0.1)], 30)"
+    ),
+    "ch1-ex8/numpy-losses": TRAIN + (
+        "import numpy as np\n"
+        f"pair_of_optimizers, losses_opt = train({PAIR.format(lr=0.1)}, 30)\n"
+        "losses_opt = np.array(losses_opt, dtype=np.float32)"
+    ),
+    "ch1-ex9/masked-rows": FUNCTION.format(
+        backward=("        G = G * (ids != pad)[:, None]\n"
+                  "        grad.index_add_(0, ids, G)")),
+    "ch1-ex9/index-put": FUNCTION.format(
+        backward=("        keep = ids != pad\n"
+                  "        grad.index_put_((ids[keep],), G[keep], accumulate=True)")),
 }
