@@ -1,24 +1,174 @@
-"""Plausible wrong answers to chapter 2's checked exercises (see tests/test_course.py)."""
+"""Wrong and right answers to chapter 2's checked exercises (see tests/test_course.py).
+
+Keys are "<exercise label>/<kind>"; each value is pasted into the student's answer cell. Every
+WRONG answer must make the check say "not yet", every RIGHT one "correct".
+
+Chance rates of the randomized bars, measured on the reference stack:
+- ch2-ex7 (Learn the rotation): a Haar-random 64 × 64 rotation (batched QR with the sign fix,
+  seeds 1000..1004, 200 draws each) meets INT4_BAR = 0.08 in 0 of 1000 draws (best 0.092) and
+  FLAT_BAR = 1.7 in 0 of 1000 (best 2.20); a randomly signed Hadamard matrix D H meets FLAT_BAR in
+  0 of 200 sign draws (best 1.82). The learned rotation of the solution: 0.062 and 1.44.
+- ch2-ex6 (Why the sign fix?): the check recomputes the statistics from the handed-in draws, so
+  no bar is random there; its test that the draws are standard Gaussian (mean within 0.1 of 0,
+  standard deviation within 0.1 of 1, over 2000 n² entries: 18 standard errors) rejected 0 of 400
+  draws of torch.randn (seeds 0..199, n = 4 and 5).
+"""
 
 WRONG: dict[str, str] = {
-    # the dot products scale by c, like the norms; the attention scores kept
-    "ch2-ex6": ('preserved = {"cosine similarities", "attention scores"}\n'
-                'ratios = {"dot products": c, "norms": c, "distances": c}'),
-    # a reflection of everything, the second vector at 2φ, the angle φ
-    "ch2-ex2": ("H1 = -torch.eye(5, dtype=torch.float64)\n"
-                "H2 = householder(givens(5, 0, 1, 2 * phi)[0])\n"
-                "angle = phi"),
-    # |x| taken for symmetric enough
-    "ch2-ex5": ('sign_verdicts = {"ReLU": "broken", "GELU": "broken",'
-                ' "|x|": "exact", "x³": "exact"}'),
-    "ch2-ex5/type": 'sign_verdicts = "only x³"',
-    # the all-ones matrix divided by d² instead of d; a Haar-random M
-    "ch2-ex3": ("C = torch.eye(5, dtype=torch.float64)"
-                " - torch.ones(5, 5, dtype=torch.float64) / 25\n"
-                "M = Q64"),
-    # the raw QR factors taken for Haar-random
-    "ch2-ex1": ('stats = {(n, kind): (0.5, 0.0) for n in (4, 5)'
-                ' for kind in ("raw", "fixed")}'),
-    # the untrained start of the learned rotation
-    "ch2-ex4": "Q_learned = torch.eye(n_act, dtype=torch.float64)",
+    # ch2-ex1, A scaled rotation
+    "ch2-ex1/hard-coded": (  # the dot products taken to scale like the norms
+        'preserved = {"cosine similarities", "attention scores"}\n'
+        'ratios = {"dot products": 3.0, "norms": 3.0, "distances": 3.0}'),
+    "ch2-ex1/unchanged": (  # everything taken to be preserved, as for c = 1
+        "preserved = set(geometry(E))\n"
+        'ratios = {"dot products": 1, "norms": 1, "distances": 1}'),
+    "ch2-ex1/inverse": (  # after / before read the wrong way round
+        'preserved = {"cosine similarities"}\n'
+        'ratios = {"dot products": 1 / c**2, "norms": 1 / c, "distances": 1 / c}'),
+    "ch2-ex1/type": (
+        'preserved = {"cosine similarities"}\n'
+        'ratios = {"dot products": "9", "norms": "3", "distances": "3"}'),
+    # ch2-ex2, Two reflections make a rotation
+    "ch2-ex2/unchanged": (  # a reflection of everything, and the angle φ
+        "H1 = -torch.eye(5, dtype=torch.float64)\n"
+        "H2 = householder(givens(5, 0, 1, phi)[0])\n"
+        "angle = 2 * phi"),
+    "ch2-ex2/half-angle": (  # the angle between the mirrors, not the turn
+        "H1 = householder(torch.eye(5, dtype=torch.float64)[0])\n"
+        "H2 = householder(givens(5, 0, 1, phi)[0])\n"
+        "angle = phi"),
+    "ch2-ex2/transpose": (  # the product read in the other order, H2 H1
+        "H1 = householder(torch.eye(5, dtype=torch.float64)[0])\n"
+        "H2 = householder(givens(5, 0, 1, phi)[0])\n"
+        "angle = -2 * phi"),
+    "ch2-ex2/type": (
+        "H1 = householder(torch.eye(5, dtype=torch.float64)[0])\n"
+        "H2 = householder(givens(5, 0, 1, phi)[0])\n"
+        'angle = "50°"'),
+    # ch2-ex3, Which nonlinearities commute with a signed permutation?
+    "ch2-ex3/hard-coded": (  # "elementwise, so it commutes"
+        "commutes_with_PS = {name: True for name in phis}"),
+    "ch2-ex3/even-too": (  # |x| taken for symmetric enough
+        'commutes_with_PS = {"ReLU": False, "GELU": False, "|x|": True,'
+        ' "x³": True}'),
+    "ch2-ex3/wrong-matrix": (  # measured with the plain permutation P
+        "commutes_with_PS = {name: commute_error(phi, BASES['P']) <= TOL\n"
+        "                    for name, phi in phis.items()}"),
+    "ch2-ex3/type": (  # the verdicts as words, not flags
+        'commutes_with_PS = {"ReLU": "broken", "GELU": "broken",'
+        ' "|x|": "broken", "x³": "exact"}'),
+    # ch2-ex5, LayerNorm has a privileged direction
+    "ch2-ex5/unchanged": (  # the identity fixes 1, and mixes nothing
+        "C = torch.eye(5, dtype=torch.float64) - 1 / 5\n"
+        "M = torch.eye(5, dtype=torch.float64)"),
+    "ch2-ex5/merely-sufficient": (  # a permutation fixes 1 too
+        "C = torch.eye(5, dtype=torch.float64) - 1 / 5\n"
+        "M = permutation_matrix([1, 2, 3, 4, 0])"),
+    "ch2-ex5/haar": (  # a Haar-random M does not fix 1
+        "C = torch.eye(5, dtype=torch.float64) - 1 / 5\n"
+        "M = Q64"),
+    "ch2-ex5/wrong-scale": (  # the all-ones matrix divided by d² instead of d
+        "C = torch.eye(5, dtype=torch.float64)"
+        " - torch.ones(5, 5, dtype=torch.float64) / 25\n"
+        "M = fixing_ones(5, seed=4)"),
+    "ch2-ex5/type": (
+        'C = "I - J / 5"\n'
+        "M = fixing_ones(5, seed=4)"),
+    # ch2-ex6, Why the sign fix?
+    "ch2-ex6/hard-coded": (  # the predicted statistics typed in, nothing drawn
+        "gaussians = {}\n"
+        'stats = {(4, "raw"): (0.0, -0.424), (4, "fixed"): (0.5, 0.0),\n'
+        '         (5, "raw"): (1.0, -0.375), (5, "fixed"): (0.5, 0.0)}'),
+    "ch2-ex6/typed-stats": (  # real draws, but the Haar values typed in
+        "gaussians = {n: torch.randn(2000, n, n, dtype=torch.float64,\n"
+        "                            generator=torch.Generator().manual_seed(1))\n"
+        "             for n in (4, 5)}\n"
+        "stats = {(n, k): (0.5, 0.0) for n in (4, 5) for k in ('raw', 'fixed')}"),
+    "ch2-ex6/no-fix": (  # the raw factors' statistics handed in twice
+        "gaussians, stats = {}, {}\n"
+        "for n in (4, 5):\n"
+        "    gaussians[n] = torch.randn(2000, n, n, dtype=torch.float64,\n"
+        "                               generator=torch.Generator().manual_seed(n))\n"
+        "    Qs = torch.linalg.qr(gaussians[n]).Q\n"
+        "    for k in ('raw', 'fixed'):\n"
+        "        stats[n, k] = ((torch.linalg.det(Qs) > 0).double().mean().item(),\n"
+        "                       Qs[:, 0, 0].mean().item())"),
+    "ch2-ex6/uniform": (  # uniform draws in [0, 1), not Gaussian ones
+        "gaussians, stats = {}, {}\n"
+        "for n in (4, 5):\n"
+        "    gaussians[n] = torch.rand(2000, n, n, dtype=torch.float64,\n"
+        "                              generator=torch.Generator().manual_seed(n))\n"
+        "    Q_raw, R_raw = torch.linalg.qr(gaussians[n])\n"
+        "    signs = torch.sign(torch.diagonal(R_raw, dim1=-2, dim2=-1))[:, None]\n"
+        "    for k, Qs in (('raw', Q_raw), ('fixed', Q_raw * signs)):\n"
+        "        stats[n, k] = ((torch.linalg.det(Qs) > 0).double().mean().item(),\n"
+        "                       Qs[:, 0, 0].mean().item())"),
+    "ch2-ex6/type": (
+        "gaussians = {n: torch.randn(2000, n, n, dtype=torch.float64) for n in (4, 5)}\n"
+        "stats = {(n, k): ('half', 'zero') for n in (4, 5) for k in ('raw', 'fixed')}"),
+    # ch2-ex7, Learn the rotation
+    "ch2-ex7/unchanged": "Q_learned = torch.eye(n_act, dtype=torch.float64)",
+    "ch2-ex7/hadamard": "Q_learned = hadamard(n_act)",  # a fixed rotation, not learned
+    "ch2-ex7/haar": "Q_learned = random_orthogonal(n_act, seed=3)",  # a fresh draw
+    "ch2-ex7/lucky-draw": (  # the best of 200 Haar draws
+        "draws = haar_batch(n_act, 200, seed=99)\n"
+        "Q_learned = draws[int4_errors(draws)[0].argmin()]"),
+    "ch2-ex7/not-orthogonal": (  # the rows flattened by a non-orthogonal map
+        "Q_learned = 2 * hadamard(n_act)"),
+    "ch2-ex7/type": 'Q_learned = "cayley"',
+}
+
+RIGHT: dict[str, str] = {
+    "ch2-ex1/python-numbers": (  # a list, and Python integers
+        'preserved = ["cosine similarities"]\n'
+        'ratios = {"dot products": 9, "norms": 3, "distances": 3}'),
+    "ch2-ex1/numpy-float32": (
+        "import numpy as np\n"
+        'preserved = {"cosine similarities"}\n'
+        'ratios = {"dot products": np.float32(c * c), "norms": np.float32(c),\n'
+        '          "distances": np.float32(c)}'),
+    "ch2-ex2/float32-and-a-turn-more": (  # float32, and 2φ + 360°
+        "e0 = torch.eye(5)[0]\n"
+        "H1 = torch.eye(5) - 2 * torch.outer(e0, e0)\n"
+        "v = givens(5, 0, 1, phi)[0].float()\n"
+        "H2 = torch.eye(5) - 2 * torch.outer(v, v)\n"
+        "angle = 2 * phi + 360"),
+    "ch2-ex2/numpy": (
+        "H1 = householder(torch.eye(5, dtype=torch.float64)[0]).numpy()\n"
+        "H2 = householder(givens(5, 0, 1, phi)[0]).numpy()\n"
+        "angle = 50"),
+    "ch2-ex3/numpy-flags": (  # numpy booleans from a direct comparison
+        "import numpy as np\n"
+        "commutes_with_PS = {\n"
+        "    name: np.bool_((phi(x_test @ SIGNED_PERM) - phi(x_test) @ SIGNED_PERM)\n"
+        "                   .abs().max().item() < 1e-12) for name, phi in phis.items()}"),
+    "ch2-ex5/householder-float32": (  # a mirror across v ⟂ 1 mixes and fixes 1
+        "C = (torch.eye(5) - torch.ones(5, 5) / 5).float()\n"
+        "M = householder(torch.tensor([1.0, 1, -2, 0, 0]).double()).float()"),
+    "ch2-ex5/numpy": (
+        "import numpy as np\n"
+        "C = np.eye(5) - np.ones((5, 5)) / 5\n"
+        "M = fixing_ones(5, seed=9).numpy()"),
+    "ch2-ex6/float32-other-seed": (  # float32 draws from another seed, numpy stats
+        "import numpy as np\n"
+        "gaussians, stats = {}, {}\n"
+        "for n in (4, 5):\n"
+        "    gaussians[n] = torch.randn(2000, n, n,\n"
+        "                               generator=torch.Generator().manual_seed(30 + n))\n"
+        "    Q_raw, R_raw = torch.linalg.qr(gaussians[n])\n"
+        "    signs = torch.sign(torch.diagonal(R_raw, dim1=-2, dim2=-1))\n"
+        "    for k, Qs in (('raw', Q_raw), ('fixed', Q_raw * signs[:, None, :])):\n"
+        "        Qs = Qs.numpy()\n"
+        "        stats[n, k] = np.array([(np.linalg.det(Qs) > 0).mean(), Qs[:, 0, 0].mean()])"),
+    "ch2-ex7/matrix-exp-float32": (  # exp of a trained skew-symmetric B, float32
+        "X32 = X_act.float()\n"
+        "B = torch.zeros(n_act, n_act, requires_grad=True)\n"
+        "opt = torch.optim.Adam([B], lr=0.05)\n"
+        "for _ in range(100):\n"
+        "    R = torch.linalg.matrix_exp(B - B.T)\n"
+        "    loss = ((X32 @ R).norm(p=8, dim=1) / X32.norm(dim=1)).mean()\n"
+        "    opt.zero_grad()\n"
+        "    loss.backward()\n"
+        "    opt.step()\n"
+        "Q_learned = torch.linalg.matrix_exp(B - B.T).detach()"),
 }
