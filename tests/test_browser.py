@@ -563,8 +563,8 @@ def test_site_interactive_slider_on_a_phone(browser, site, path):
 # The explorables (anywidget): each computes in the browser, and stores in its `reference` trait
 # the values the chapter computed with torch for a handful of settings, each as
 # {"set": {trait: value}, "shows": {output name: [value, tolerance]}}. The test sets each setting
-# through the explorable's `explorable-set` event, reads the numbers it shows (its <output
-# data-name=...> elements) and compares them with torch's.
+# through the explorable's `explorable-set` event, reads the numbers it shows (its elements with
+# a data-name) and compares them with torch's.
 EXPLORABLE_CHAPTERS = 3  # chapters 1-3 have one each
 
 
@@ -575,7 +575,7 @@ def explorable_references(path: pathlib.Path) -> list[list[dict]]:
             if model["model_name"] == "AnyModel" and "reference" in model["state"]]
 
 
-SHOWN = """(box) => Object.fromEntries(Array.from(box.querySelectorAll("output[data-name]"))
+SHOWN = """(box) => Object.fromEntries(Array.from(box.querySelectorAll("[data-name]"))
   .map((out) => [out.dataset.name, out.textContent]))"""
 
 
@@ -590,11 +590,14 @@ def test_explorable_shows_what_torch_computed(browser, site, path, viewport):
     view = SitePage(browser, site, path, viewport=viewport)
     try:
         boxes = view.page.locator(".explorable")
+        view.page.wait_for_function("(n) => document.querySelectorAll('.explorable [data-name]')"
+                                    ".length && document.querySelectorAll('.explorable')"
+                                    ".length >= n", arg=len(references))
         assert boxes.count() == len(references), "an explorable did not render"
         for i, reference in enumerate(references):
             box = boxes.nth(i)
             box.scroll_into_view_if_needed()
-            view.page.wait_for_function("(b) => b.querySelector('output[data-name]')",
+            view.page.wait_for_function("(b) => b.querySelector('[data-name]')",
                                         arg=box.element_handle())
             for case in reference:
                 box.evaluate("(el, detail) => el.dispatchEvent(new CustomEvent("
@@ -612,7 +615,7 @@ def test_explorable_shows_what_torch_computed(browser, site, path, viewport):
             controls.first.focus()
             view.page.keyboard.press("ArrowRight")
             view.page.wait_for_function("([b, old]) => JSON.stringify(Object.fromEntries("
-                                        "Array.from(b.querySelectorAll('output[data-name]'))"
+                                        "Array.from(b.querySelectorAll('[data-name]'))"
                                         ".map(o => [o.dataset.name, o.textContent]))) !== "
                                         "JSON.stringify(old)",
                                         arg=[boxes.first.element_handle(), before])
