@@ -123,6 +123,8 @@ class AnswerTypeError(TypeError):
 
 def as_flag(name: str, value: object) -> bool:
     """An answer that must be True or False (not a string or a number)."""
+    if isinstance(value, torch.Tensor) and value.shape == ():
+        value = value.item()  # a 0-dim tensor: the Python value inside
     if type(value).__name__ not in ("bool", "bool_"):
         raise AnswerTypeError(f"{name} should be True or False, got {value!r}")
     return bool(value)
@@ -131,9 +133,11 @@ def as_flag(name: str, value: object) -> bool:
 # %%
 def as_number(name: str, value: object, shape: tuple = ()) -> torch.Tensor:
     """An answer as float64: a number, or a tensor, array or list of them."""
+    if isinstance(value, torch.Tensor):
+        value = value.detach()  # its values, without a gradient's history
     try:  # a string or a bool is never a number here, though Python casts it
         number = None if isinstance(value, str | bool) else torch.as_tensor(
-            value, dtype=torch.float64).detach().cpu()
+            value, dtype=torch.float64).cpu()
     except (TypeError, ValueError, RuntimeError):
         number = None
     if number is None or tuple(number.shape) != tuple(shape):
