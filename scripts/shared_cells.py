@@ -140,9 +140,11 @@ def as_number(name: str, value: object, shape: tuple = ()) -> torch.Tensor:
             value, dtype=torch.float64).cpu()
     except (TypeError, ValueError, RuntimeError):
         number = None
-    if number is None or tuple(number.shape) != tuple(shape):
-        what = f"numbers of shape {tuple(shape)}" if shape else "a number"
-        raise AnswerTypeError(f"{name} should be {what}, got {value!r:.60}")
+    if (number is None or tuple(number.shape) != tuple(shape)
+            or not number.isfinite().all()):  # nan passes no test: refuse it
+        what = f"finite numbers, shape {tuple(shape)}" if shape else "a number"
+        raise AnswerTypeError(f"{name} should be {what} (not nan or inf),"
+                              f" got {value!r:.60}")
     return number
 
 
