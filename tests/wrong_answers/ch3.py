@@ -1,30 +1,287 @@
-"""Plausible wrong answers to chapter 3's self-checking exercises.
+"""Wrong and right answers to chapter 3's self-checking exercises.
 
-Each entry is run after every official solution; the exercise's check must then say "not yet".
+tests/test_course.py runs the student edition, pastes each official solution (its check must say
+"correct"), then each RIGHT answer (its check must say "correct"), then each WRONG answer (its
+check must say "not yet"). Keys are "<exercise label>/<kind>". Each entry sets every answer of
+its exercise itself, so that it does not depend on the entries run before it.
+
+Chance that a guess passes (no bar below is met by luck in more than 1 % of draws):
+- ch3-ex1: a width guessed uniformly from 2..4096 passes with probability 1/4095 (0.02 %).
+- ch3-ex4, ch3-ex5: each error must match to 1e-5 (ex4) or 1e-4 (ex5) relative; a uniform guess
+  in [0, 1] lands that close with probability below 1e-4 for each number, and all must match.
+- ch3-ex6: six shares, each one of the 41 values k/40, must all match: 41**-6, about 2e-10.
+- ch3-ex7: `needed` guessed from 1..29 and `ratio_needed` uniformly from [1, 1.01) passed in
+  0.7 % of 100000 draws (1/29 for the count times 20 % for a ratio within 0.1 %).
+- ch3-ex8: the correct recipe met the 1 % bar with 2 power iterations for 200 of 200 sketch seeds;
+  without power iterations, or without oversampling, for 0 of 200; a random orthonormal U (no
+  sketch) lay in the sketch's span for 0 of 200 draws.
 """
 
+# ch3-ex5: the right pair of errors, recomputed from the solution's bases
+EX5_RIGHT = (
+    "def _errors(k):\n"
+    "    U, V = U_unc[:, :k], U_cen[:, :k]\n"
+    "    return (relative_error(H_off @ U @ U.T, H_off),\n"
+    "            relative_error(mu_off + (H_off - mu_off) @ V @ V.T, H_off))\n"
+    "right = {k: _errors(k) for k in [16, r]}\n"
+)
+# ch3-ex6: the measured shares and the first width that keeps 80 %
+EX6_RIGHT = (
+    "shares = [kept(neighbours(E_joint[:, :k], my_ids), my_truth).mean().item()\n"
+    "          for k in NN_WIDTHS]\n"
+    "first = next(k for k, v in zip(NN_WIDTHS, shares) if v >= 0.8)\n"
+)
+# ch3-ex7: the least count and its ratio, from the solution's table
+EX7_RIGHT = "least = max(its_ratio)\n"
+# ch3-ex8: the recipe with a choice of how the products are orthonormalised
+EX8_HEAD = (
+    "def rsvd(A, k, oversample=10, power=2, seed=0):\n"
+    "    g = torch.Generator().manual_seed(seed)\n"
+    "    omega = torch.randn(A.shape[1], k + oversample, generator=g,\n"
+    "                        dtype=torch.float64).to(A)\n"
+)
+EX8_TAIL = (
+    "    U_small, s, Vh = torch.linalg.svd(Q.T @ A, full_matrices=False)\n"
+    "    return (Q @ U_small)[:, :k], s[:k], Vh[:k].T\n"
+)
+
 WRONG: dict[str, str] = {
-    # the reference's width: lossless, but not the smallest
-    "ch3-ex2": "width = k2",
+    # --- ch3-ex1, the smallest lossless width for the ensemble
+    # rank W1: lossless, but merely sufficient
+    "ch3-ex1/merely-sufficient": "width = rank1",
+    # rank W0, the other sufficient bound a student may reach for
+    "ch3-ex1/first-layer-rank": "width = rank0",
+    # the layer left as it is
+    "ch3-ex1/input-unchanged": "width = W1.shape[0]",
+    # one direction too few
+    "ch3-ex1/one-fewer": (
+        "width = numerical_rank(torch.linalg.svdvals(ensemble @ W2 @ W1),\n"
+        "                       (d_out, rank1)) - 1"
+    ),
+    # not a whole number of units
+    "ch3-ex1/not-whole": "width = rank1 - 0.5",
+    "ch3-ex1/type": 'width = "a thousand"',
+    # --- ch3-ex2, split one unit three ways
     # unit 0 kept as well as copied: four copies in all
-    "ch3-ex4": (
+    "ch3-ex2/four-copies": (
         "P0_3 = torch.cat([P0, P0[:1].repeat(3, 1)])\n"
         "b0_3 = torch.cat([b0, b0[:1].repeat(3)])\n"
-        "P1_3 = torch.cat([P1, P1[:, :1] * shares3], dim=1)"
+        "P1_3 = torch.cat([P1, P1[:, :1] * torch.tensor([0.2, 0.3, 0.5]).to(P1)], dim=1)"
     ),
+    # three copies, but an even split of the outgoing weight
+    "ch3-ex2/even-split": (
+        "P0_3 = torch.cat([P0[1:], P0[:1].repeat(3, 1)])\n"
+        "b0_3 = torch.cat([b0[1:], b0[:1].repeat(3)])\n"
+        "P1_3 = torch.cat([P1[:, 1:], P1[:, :1].repeat(1, 3) / 3], dim=1)"
+    ),
+    # the shares put on the incoming weights instead of the outgoing ones
+    "ch3-ex2/shares-on-inputs": (
+        "shares_in = torch.tensor([0.2, 0.3, 0.5]).to(P0)[:, None]\n"
+        "P0_3 = torch.cat([P0[1:], P0[:1] * shares_in])\n"
+        "b0_3 = torch.cat([b0[1:], b0[:1].repeat(3)])\n"
+        "P1_3 = torch.cat([P1[:, 1:], P1[:, :1].repeat(1, 3)], dim=1)"
+    ),
+    # the network unchanged
+    "ch3-ex2/input-unchanged": "P0_3, b0_3, P1_3 = P0, b0, P1",
+    # the second layer transposed
+    "ch3-ex2/transpose": (
+        "P0_3 = torch.cat([P0[1:], P0[:1].repeat(3, 1)])\n"
+        "b0_3 = torch.cat([b0[1:], b0[:1].repeat(3)])\n"
+        "P1_3 = torch.cat([P1[:, 1:], P1[:, :1] * torch.tensor([0.2, 0.3, 0.5]).to(P1)], dim=1).T"
+    ),
+    "ch3-ex2/type": 'P0_3, b0_3, P1_3 = "copies", "biases", "shares"',
+    # --- ch3-ex4, merge three networks
     # every network given k/3 directions, and the joint error at the wrong width
-    "ch3-ex5": (
+    "ch3-ex4/wrong-width": (
+        "s3 = torch.cat(spectra3).sort(descending=True).values\n"
         "joint3 = best_error(s3)[k1 // 3].item()\n"
         "separate3 = joint3\n"
         "allocation3 = [k1 // 3] * 3"
     ),
-    # uncentred and centred swapped
-    "ch3-ex3": "compared = {k: (c, u) for k, (u, c) in compared.items()}",
-    # one width too small
-    "ch3-ex6": "k_80 = 128",
+    # right errors, but the allocation of the separate split
+    "ch3-ex4/even-allocation": (
+        "s3 = torch.cat(spectra3).sort(descending=True).values\n"
+        "joint3 = best_error(s3)[k1].item()\n"
+        "separate3 = (sum(tail_sums(s ** 2)[k1 // 3] for s in spectra3)\n"
+        "             / tail_sums(s3 ** 2)[0]).sqrt().item()\n"
+        "allocation3 = [k1 // 3] * 3"
+    ),
+    # squared errors instead of the errors themselves
+    "ch3-ex4/squared": (
+        "s3 = torch.cat(spectra3).sort(descending=True).values\n"
+        "joint3 = best_error(s3)[k1].item() ** 2\n"
+        "separate3 = (sum(tail_sums(s ** 2)[k1 // 3] for s in spectra3)\n"
+        "             / tail_sums(s3 ** 2)[0]).item()\n"
+        "allocation3 = [int((s >= s3[k1 - 1]).sum()) for s in spectra3]"
+    ),
+    # network C forgotten: the joint error of A and B alone
+    "ch3-ex4/two-networks": (
+        "s2 = torch.cat(spectra3[:2]).sort(descending=True).values\n"
+        "joint3 = best_error(s2)[k1].item()\n"
+        "separate3 = best_error(sA)[k1 // 2].item()\n"
+        "allocation3 = [k1 // 2, k1 // 2, 0]"
+    ),
+    "ch3-ex4/type": 'joint3, separate3, allocation3 = "low", "high", "A, B, C"',
+    # --- ch3-ex5, centring: wrong metrics, swapped pairs, wrong keys
+    "ch3-ex5/swapped": EX5_RIGHT + "compared = {k: (c, u) for k, (u, c) in right.items()}",
+    # the squared relative error
+    "ch3-ex5/squared": EX5_RIGHT + "compared = {k: (u ** 2, c ** 2) for k, (u, c) in right.items()}",
+    # the centred error divided by the centred norm ‖H_off − μ‖
+    "ch3-ex5/divided-by-centred-norm": (
+        EX5_RIGHT + "ratio = (torch.linalg.norm(H_off) / torch.linalg.norm(H_off - mu_off)).item()\n"
+        "compared = {k: (u, c * ratio) for k, (u, c) in right.items()}"
+    ),
+    # the network's output measured instead of the activations
+    "ch3-ex5/output-metric": (
+        "compared = {}\n"
+        "for k in [16, r]:\n"
+        "    U, V = U_unc[:, :k], U_cen[:, :k]\n"
+        "    compared[k] = (relative_error(H_off @ U @ U.T @ M, H_off @ M),\n"
+        "                   relative_error((mu_off + (H_off - mu_off) @ V @ V.T) @ M, H_off @ M))"
+    ),
+    # the ladder's widths instead of the exercise's
+    "ch3-ex5/wrong-keys": EX5_RIGHT + "compared = {k + 1: v for k, v in right.items()}",
+    "ch3-ex5/type": 'compared = {16: "small", r: "smaller"}',
+    # --- ch3-ex6, neighbours of four words
+    "ch3-ex6/one-too-small": EX6_RIGHT + (
+        "kept_shares, k_80 = shares, NN_WIDTHS[NN_WIDTHS.index(first) - 1]"),
+    "ch3-ex6/one-too-large": EX6_RIGHT + (
+        "kept_shares, k_80 = shares, NN_WIDTHS[NN_WIDTHS.index(first) + 1]"),
+    # the width guessed, nothing measured
+    "ch3-ex6/hard-coded": EX6_RIGHT + "kept_shares, k_80 = [0.8] * 6, first",
+    # measured with the separate bases instead of the joint one
+    "ch3-ex6/separate-basis": EX6_RIGHT + (
+        "kept_shares = [kept(neighbours(torch.cat([E_sep[:, :(k + 1) // 2],\n"
+        "                                          E_sep[:, h:h + k // 2]], dim=1),\n"
+        "                               my_ids), my_truth).mean().item()\n"
+        "               for k in NN_WIDTHS]\n"
+        "k_80 = first"
+    ),
+    "ch3-ex6/type": EX6_RIGHT + 'kept_shares, k_80 = shares, "the fifth width"',
+    # --- ch3-ex7, power iterations
     # the reference's two iterations
-    "ch3-ex1": "needed = 2",
-    "ch3-ex1/type": 'needed = "nine"',
-    # no power iterations and no oversampling, whatever is asked
-    "ch3-ex8": "rsvd = lambda A, k, oversample=10, power=2, seed=0: randomized_svd(A, k, 0, 0, seed)",
+    "ch3-ex7/reference-setting": "needed, ratio_needed = 2, its_ratio[2]",
+    "ch3-ex7/one-too-many": EX7_RIGHT + "needed, ratio_needed = least + 1, its_ratio[least]",
+    "ch3-ex7/one-too-few": EX7_RIGHT + "needed, ratio_needed = least - 1, its_ratio[least - 1]",
+    # the count right, the ratio typed in
+    "ch3-ex7/ratio-hard-coded": EX7_RIGHT + "needed, ratio_needed = least, 1.0",
+    "ch3-ex7/type": 'needed, ratio_needed = "nine", "about 1"',
+    # --- ch3-ex8, a randomized SVD of one's own
+    # the chapter's function itself, and a wrapper that calls it
+    "ch3-ex8/chapter-function": "rsvd = randomized_svd",
+    "ch3-ex8/wraps-chapter-function": (
+        "def rsvd(A, k, oversample=10, power=2, seed=0):\n"
+        "    U, s = randomized_svd(A, k, oversample, power, seed)\n"
+        "    return U, s, (A.T @ U) / s"
+    ),
+    # a library call instead of the method, seeded to draw the same sketch
+    "ch3-ex8/library-svd-lowrank": (
+        "def rsvd(A, k, oversample=10, power=2, seed=0):\n"
+        "    torch.manual_seed(seed)\n"
+        "    U, s, V = torch.svd_lowrank(A, q=k + oversample, niter=power)\n"
+        "    return U[:, :k], s[:k], V[:, :k]"
+    ),
+    # the exact SVD, truncated: optimal, but no sketch at all
+    "ch3-ex8/truncated-svd": (
+        "def rsvd(A, k, oversample=10, power=2, seed=0):\n"
+        "    U, s, Vh = torch.linalg.svd(A, full_matrices=False)\n"
+        "    return U[:, :k], s[:k], Vh[:k].T"
+    ),
+    # power iterations without a QR between the products
+    "ch3-ex8/no-qr": EX8_HEAD + (
+        "    Y = A @ omega\n"
+        "    for _ in range(power):\n"
+        "        Y = A @ (A.T @ Y)\n"
+        "    Q = torch.linalg.qr(Y).Q\n"
+    ) + EX8_TAIL,
+    # the power argument ignored
+    "ch3-ex8/no-power": EX8_HEAD + "    Q = torch.linalg.qr(A @ omega).Q\n" + EX8_TAIL,
+    # a sketch from the global generator, unseeded
+    "ch3-ex8/lucky-draw": (
+        "def rsvd(A, k, oversample=10, power=2, seed=0):\n"
+        "    omega = torch.randn(A.shape[1], k + oversample, dtype=A.dtype)\n"
+        "    Q = torch.linalg.qr(A @ omega).Q\n"
+        "    for _ in range(power):\n"
+        "        Q = torch.linalg.qr(A @ torch.linalg.qr(A.T @ Q).Q).Q\n"
+    ) + EX8_TAIL,
+    "ch3-ex8/type": 'rsvd = "my randomized SVD"',
+}
+
+RIGHT: dict[str, str] = {
+    # ch3-ex1: the width as a float, a numpy integer, a tensor
+    "ch3-ex1/float": "width = float(numerical_rank(s_read, W_read.shape))",
+    "ch3-ex1/numpy": "import numpy as np\nwidth = np.int64(numerical_rank(s_read, W_read.shape))",
+    "ch3-ex1/tensor": "width = torch.tensor(numerical_rank(s_read, W_read.shape))",
+    # ch3-ex2: float32, the copies first in another order of shares, numpy
+    "ch3-ex2/float32": (
+        "P0_3 = torch.cat([P0[1:], P0[:1].repeat(3, 1)]).float()\n"
+        "b0_3 = torch.cat([b0[1:], b0[:1].repeat(3)]).float()\n"
+        "P1_3 = torch.cat([P1[:, 1:], P1[:, :1] * torch.tensor([0.2, 0.3, 0.5]).to(P1)],\n"
+        "                 dim=1).float()"
+    ),
+    "ch3-ex2/copies-first": (
+        "P0_3 = torch.cat([P0[:1].repeat(3, 1), P0[1:]])\n"
+        "b0_3 = torch.cat([b0[:1].repeat(3), b0[1:]])\n"
+        "P1_3 = torch.cat([P1[:, :1] * torch.tensor([0.5, 0.2, 0.3]).to(P1), P1[:, 1:]], dim=1)"
+    ),
+    "ch3-ex2/numpy": (
+        "P0_3 = torch.cat([P0[1:], P0[:1].repeat(3, 1)]).cpu().numpy()\n"
+        "b0_3 = torch.cat([b0[1:], b0[:1].repeat(3)]).cpu().numpy()\n"
+        "P1_3 = torch.cat([P1[:, 1:], P1[:, :1] * torch.tensor([0.2, 0.3, 0.5]).to(P1)],\n"
+        "                 dim=1).cpu().numpy()"
+    ),
+    # ch3-ex4: numpy and float32 numbers, a tuple or a tensor of counts
+    "ch3-ex4/numpy": (
+        "import numpy as np\n"
+        "s3 = torch.cat(spectra3).sort(descending=True).values\n"
+        "joint3 = np.float32(best_error(s3)[k1].item())\n"
+        "separate3 = np.float64((sum(tail_sums(s ** 2)[k1 // 3] for s in spectra3)\n"
+        "                        / tail_sums(s3 ** 2)[0]).sqrt().item())\n"
+        "allocation3 = tuple(np.array([int((s >= s3[k1 - 1]).sum()) for s in spectra3]))"
+    ),
+    "ch3-ex4/tensors": (
+        "s3 = torch.cat(spectra3).sort(descending=True).values\n"
+        "joint3 = best_error(s3)[k1]\n"
+        "separate3 = (sum(tail_sums(s ** 2)[k1 // 3] for s in spectra3)\n"
+        "             / tail_sums(s3 ** 2)[0]).sqrt().float()\n"
+        "allocation3 = torch.stack([(s >= s3[k1 - 1]).sum() for s in spectra3])"
+    ),
+    # ch3-ex5: pairs as numpy arrays, lists, float32 tensors
+    "ch3-ex5/numpy": EX5_RIGHT + "import numpy as np\ncompared = {k: np.array(v) for k, v in right.items()}",
+    "ch3-ex5/lists": EX5_RIGHT + "compared = {k: list(v) for k, v in right.items()}",
+    "ch3-ex5/float32": (
+        EX5_RIGHT + "compared = {k: torch.tensor(v, dtype=torch.float32) for k, v in right.items()}"
+    ),
+    # ch3-ex6: numpy shares and width, float32 shares
+    "ch3-ex6/numpy": EX6_RIGHT + "import numpy as np\nkept_shares, k_80 = np.array(shares), np.int64(first)",
+    "ch3-ex6/float32": EX6_RIGHT + (
+        "kept_shares, k_80 = torch.tensor(shares, dtype=torch.float32), float(first)"),
+    # ch3-ex7: numpy integer and float32 ratio, a float count
+    "ch3-ex7/numpy": EX7_RIGHT + (
+        "import numpy as np\nneeded, ratio_needed = np.int64(least), np.float32(its_ratio[least])"),
+    "ch3-ex7/float": EX7_RIGHT + "needed, ratio_needed = float(least), torch.tensor(its_ratio[least])",
+    # ch3-ex8: the recipe in float32, and with numpy's QR and SVD
+    "ch3-ex8/float32": (
+        "def rsvd(A, k, oversample=10, power=2, seed=0):\n"
+        "    A = A.float()\n"
+        "    g = torch.Generator().manual_seed(seed)\n"
+        "    omega = torch.randn(A.shape[1], k + oversample, generator=g,\n"
+        "                        dtype=torch.float64).float()\n"
+        "    Q = torch.linalg.qr(A @ omega).Q\n"
+        "    for _ in range(power):\n"
+        "        Q = torch.linalg.qr(A @ torch.linalg.qr(A.T @ Q).Q).Q\n"
+    ) + EX8_TAIL,
+    "ch3-ex8/numpy": (
+        "import numpy as np\n"
+        "def rsvd(A, k, oversample=10, power=2, seed=0):\n"
+        "    A = A.cpu().numpy()\n"
+        "    g = torch.Generator().manual_seed(seed)\n"
+        "    omega = torch.randn(A.shape[1], k + oversample, generator=g,\n"
+        "                        dtype=torch.float64).numpy()\n"
+        "    Q = np.linalg.qr(A @ omega)[0]\n"
+        "    for _ in range(power):\n"
+        "        Q = np.linalg.qr(A @ np.linalg.qr(A.T @ Q)[0])[0]\n"
+        "    U_small, s, Vh = np.linalg.svd(Q.T @ A, full_matrices=False)\n"
+        "    return (Q @ U_small)[:, :k], s[:k], Vh[:k].T"
+    ),
 }
