@@ -8,11 +8,37 @@ Chance rates of the randomized bars, measured on the reference stack:
   seeds 1000..1004, 200 draws each) meets INT4_BAR = 0.08 in 0 of 1000 draws (best 0.092) and
   FLAT_BAR = 1.7 in 0 of 1000 (best 2.20); a randomly signed Hadamard matrix D H meets FLAT_BAR in
   0 of 200 sign draws (best 1.82). The learned rotation of the solution: 0.062 and 1.44.
-- ch2-ex6 (Why the sign fix?): the check recomputes the statistics from the handed-in draws, so
-  no bar is random there; its test that the draws are standard Gaussian (mean within 0.1 of 0,
-  standard deviation within 0.1 of 1, over 2000 n² entries: 18 standard errors) rejected 0 of 400
-  draws of torch.randn (seeds 0..199, n = 4 and 5).
+- ch2-ex6 (Why the sign fix?): the check recomputes the statistics from the handed-in draws and
+  factors, so no bar is random there; its test that the draws are standard Gaussian
+  (`standard_gaussian`: mean within 0.1 of 0, standard deviation within 0.1 of 1, mean |g| within
+  0.02 of sqrt(2/pi), 5.9 standard errors at n = 4) rejected 0 of 800 draws of torch.randn
+  (float64 seeds 0..199 and float32 seeds 1000..1199, n = 4 and 5; the largest gap of mean |g|
+  was 0.0097); ±1 draws (mean |g| = 1) and uniform ones scaled to standard deviation 1
+  (mean |g| = 0.866) fail it.
 """
+
+EX5_RIGHT_ERRORS = (  # the three LayerNorm errors measured as the exercise asks
+    'ln_errors = [commute_error(COMPONENTS["LayerNorm core"], R)'
+    " for R in (M, C, Q64)]")
+
+
+def ex6_answer(draw: str, fix: str, stat: str = "") -> str:
+    """An answer to ch2-ex6: draws, sign fix and statistics as code fragments."""
+    return (
+        "gaussians, fixed, stats = {}, {}, {}\n"
+        "for n in (4, 5):\n"
+        f"    gaussians[n] = {draw}\n"
+        "    Q_raw, R_raw = torch.linalg.qr(gaussians[n])\n"
+        "    signs = torch.sign(torch.diagonal(R_raw, dim1=-2, dim2=-1))\n"
+        f"    fixed[n] = {fix}\n"
+        "    for k, Qs in (('raw', Q_raw), ('fixed', fixed[n])):\n"
+        "        stats[n, k] = ((torch.linalg.det(Qs) > 0).double().mean().item(),\n"
+        "                       Qs[:, 0, 0].mean().item())\n"
+        f"{stat}")
+
+
+GAUSSIAN = "torch.randn(2000, n, n, dtype=torch.float64, generator=torch.Generator().manual_seed(n))"
+COLUMN_FIX = "Q_raw * signs.unsqueeze(-2)"
 
 WRONG: dict[str, str] = {
     # ch2-ex1, A scaled rotation
@@ -28,6 +54,11 @@ WRONG: dict[str, str] = {
     "ch2-ex1/type": (
         'preserved = {"cosine similarities"}\n'
         'ratios = {"dot products": "9", "norms": "3", "distances": "3"}'),
+    "ch2-ex1/nan-ratio": (  # elementwise after / before: 0 / 0 on the distances' diagonal
+        'preserved = {"cosine similarities"}\n'
+        "scaled = geometry(E @ (c * Q))\n"
+        "ratios = {k: (scaled[k] / before[k]).mean().item()\n"
+        '          for k in ("dot products", "norms", "distances")}'),
     # ch2-ex2, Two reflections make a rotation
     "ch2-ex2/unchanged": (  # a reflection of everything, and the angle φ
         "H1 = -torch.eye(5, dtype=torch.float64)\n"
@@ -60,52 +91,68 @@ WRONG: dict[str, str] = {
     # ch2-ex5, LayerNorm has a privileged direction
     "ch2-ex5/unchanged": (  # the identity fixes 1, and mixes nothing
         "C = torch.eye(5, dtype=torch.float64) - 1 / 5\n"
-        "M = torch.eye(5, dtype=torch.float64)"),
+        "M = torch.eye(5, dtype=torch.float64)\n" + EX5_RIGHT_ERRORS),
     "ch2-ex5/merely-sufficient": (  # a permutation fixes 1 too
         "C = torch.eye(5, dtype=torch.float64) - 1 / 5\n"
-        "M = permutation_matrix([1, 2, 3, 4, 0])"),
+        "M = permutation_matrix([1, 2, 3, 4, 0])\n" + EX5_RIGHT_ERRORS),
     "ch2-ex5/haar": (  # a Haar-random M does not fix 1
         "C = torch.eye(5, dtype=torch.float64) - 1 / 5\n"
-        "M = Q64"),
+        "M = Q64\n" + EX5_RIGHT_ERRORS),
     "ch2-ex5/wrong-scale": (  # the all-ones matrix divided by d² instead of d
         "C = torch.eye(5, dtype=torch.float64)"
         " - torch.ones(5, 5, dtype=torch.float64) / 25\n"
-        "M = fixing_ones(5, seed=4)"),
+        "M = fixing_ones(5, seed=4)\n" + EX5_RIGHT_ERRORS),
     "ch2-ex5/type": (
         'C = "I - J / 5"\n'
-        "M = fixing_ones(5, seed=4)"),
+        "M = fixing_ones(5, seed=4)\n"
+        "ln_errors = [0.0, 0.0, 0.73]"),
+    "ch2-ex5/nan": (  # nan passes every test written as "error > tolerance"
+        "C = torch.full((5, 5), math.nan)\n"
+        "M = torch.full((5, 5), math.nan)\n"
+        "ln_errors = [0.0, 0.0, 0.73]"),
+    "ch2-ex5/nan-M": (  # a right C, a nan M
+        "C = torch.eye(5, dtype=torch.float64) - 1 / 5\n"
+        "M = torch.full((5, 5), math.nan)\n"
+        "ln_errors = [0.0, 0.0, 0.73]"),
+    "ch2-ex5/hard-coded-errors": (  # right C and M, the errors typed in, not measured
+        "C = torch.eye(5, dtype=torch.float64) - 1 / 5\n"
+        "M = fixing_ones(5, seed=4)\n"
+        "ln_errors = [0.0, 0.0, 1.0]"),
+    "ch2-ex5/with-gain": (  # the errors of LayerNorm with its gain and shift
+        "C = torch.eye(5, dtype=torch.float64) - 1 / 5\n"
+        "M = fixing_ones(5, seed=4)\n"
+        "ln_errors = [commute_error(lambda z: NORMS['layernorm'](z, NETWORK), R)\n"
+        "             for R in (M, C, Q64)]"),
     # ch2-ex6, Why the sign fix?
     "ch2-ex6/hard-coded": (  # the predicted statistics typed in, nothing drawn
-        "gaussians = {}\n"
+        "gaussians, fixed = {}, {}\n"
         'stats = {(4, "raw"): (0.0, -0.424), (4, "fixed"): (0.5, 0.0),\n'
         '         (5, "raw"): (1.0, -0.375), (5, "fixed"): (0.5, 0.0)}'),
     "ch2-ex6/typed-stats": (  # real draws, but the Haar values typed in
         "gaussians = {n: torch.randn(2000, n, n, dtype=torch.float64,\n"
         "                            generator=torch.Generator().manual_seed(1))\n"
         "             for n in (4, 5)}\n"
-        "stats = {(n, k): (0.5, 0.0) for n in (4, 5) for k in ('raw', 'fixed')}"),
-    "ch2-ex6/no-fix": (  # the raw factors' statistics handed in twice
-        "gaussians, stats = {}, {}\n"
+        "fixed = {}\n"
         "for n in (4, 5):\n"
-        "    gaussians[n] = torch.randn(2000, n, n, dtype=torch.float64,\n"
-        "                               generator=torch.Generator().manual_seed(n))\n"
-        "    Qs = torch.linalg.qr(gaussians[n]).Q\n"
-        "    for k in ('raw', 'fixed'):\n"
-        "        stats[n, k] = ((torch.linalg.det(Qs) > 0).double().mean().item(),\n"
-        "                       Qs[:, 0, 0].mean().item())"),
-    "ch2-ex6/uniform": (  # uniform draws in [0, 1), not Gaussian ones
-        "gaussians, stats = {}, {}\n"
-        "for n in (4, 5):\n"
-        "    gaussians[n] = torch.rand(2000, n, n, dtype=torch.float64,\n"
-        "                              generator=torch.Generator().manual_seed(n))\n"
         "    Q_raw, R_raw = torch.linalg.qr(gaussians[n])\n"
-        "    signs = torch.sign(torch.diagonal(R_raw, dim1=-2, dim2=-1))[:, None]\n"
-        "    for k, Qs in (('raw', Q_raw), ('fixed', Q_raw * signs)):\n"
-        "        stats[n, k] = ((torch.linalg.det(Qs) > 0).double().mean().item(),\n"
-        "                       Qs[:, 0, 0].mean().item())"),
-    "ch2-ex6/type": (
-        "gaussians = {n: torch.randn(2000, n, n, dtype=torch.float64) for n in (4, 5)}\n"
-        "stats = {(n, k): ('half', 'zero') for n in (4, 5) for k in ('raw', 'fixed')}"),
+        "    fixed[n] = Q_raw * torch.sign(R_raw.diagonal(dim1=-2, dim2=-1)).unsqueeze(-2)\n"
+        "stats = {(n, k): (0.5, 0.0) for n in (4, 5) for k in ('raw', 'fixed')}"),
+    "ch2-ex6/no-fix": ex6_answer(GAUSSIAN, "Q_raw"),  # the raw factors handed in twice
+    "ch2-ex6/uniform": ex6_answer(  # uniform draws in [0, 1), not Gaussian ones
+        "torch.rand(2000, n, n, dtype=torch.float64, generator=torch.Generator().manual_seed(n))",
+        COLUMN_FIX),
+    "ch2-ex6/sign-draws": ex6_answer(  # ±1 entries: mean 0 and standard deviation 1, not Gaussian
+        "torch.randn(2000, n, n, dtype=torch.float64,"
+        " generator=torch.Generator().manual_seed(n)).sign()", COLUMN_FIX),
+    "ch2-ex6/row-fix": ex6_answer(  # the rows times the signs: the same statistics, not a factor
+        GAUSSIAN, "Q_raw * signs.unsqueeze(-1)"),
+    "ch2-ex6/diag-embed": ex6_answer(GAUSSIAN, "torch.diag_embed(signs) @ Q_raw"),  # S Q, not Q S
+    "ch2-ex6/nan-stats": ex6_answer(
+        GAUSSIAN, COLUMN_FIX, "stats = {key: (math.nan, math.nan) for key in stats}"),
+    "ch2-ex6/percent": ex6_answer(  # the fraction given as a percentage
+        GAUSSIAN, COLUMN_FIX, "stats = {key: (100 * a, b) for key, (a, b) in stats.items()}"),
+    "ch2-ex6/type": ex6_answer(  # right draws and factors, the statistics in words
+        GAUSSIAN, COLUMN_FIX, "stats = {key: ('half', 'zero') for key in stats}"),
     # ch2-ex7, Learn the rotation
     "ch2-ex7/unchanged": "Q_learned = torch.eye(n_act, dtype=torch.float64)",
     "ch2-ex7/hadamard": "Q_learned = hadamard(n_act)",  # a fixed rotation, not learned
@@ -116,6 +163,7 @@ WRONG: dict[str, str] = {
     "ch2-ex7/not-orthogonal": (  # the rows flattened by a non-orthogonal map
         "Q_learned = 2 * hadamard(n_act)"),
     "ch2-ex7/type": 'Q_learned = "cayley"',
+    "ch2-ex7/nan": "Q_learned = torch.full((n_act, n_act), math.nan)",  # refused, not measured
 }
 
 RIGHT: dict[str, str] = {
@@ -127,6 +175,11 @@ RIGHT: dict[str, str] = {
         'preserved = {"cosine similarities"}\n'
         'ratios = {"dot products": np.float32(c * c), "norms": np.float32(c),\n'
         '          "distances": np.float32(c)}'),
+    "ch2-ex1/tensors": (  # 0-dim tensors straight from the measurement
+        'preserved = {"cosine similarities"}\n'
+        "scaled = geometry(E @ (c * Q))\n"
+        "ratios = {k: scaled[k].norm() / before[k].norm()\n"
+        '          for k in ("dot products", "norms", "distances")}'),
     "ch2-ex2/float32-and-a-turn-more": (  # float32, and 2φ + 360°
         "e0 = torch.eye(5)[0]\n"
         "H1 = torch.eye(5) - 2 * torch.outer(e0, e0)\n"
@@ -142,24 +195,36 @@ RIGHT: dict[str, str] = {
         "commutes_with_PS = {\n"
         "    name: np.bool_((phi(x_test @ SIGNED_PERM) - phi(x_test) @ SIGNED_PERM)\n"
         "                   .abs().max().item() < 1e-12) for name, phi in phis.items()}"),
-    "ch2-ex5/householder-float32": (  # a mirror across v ⟂ 1 mixes and fixes 1
+    "ch2-ex3/torch-flags": (  # 0-dim boolean tensors from a direct comparison
+        "commutes_with_PS = {\n"
+        "    name: (phi(x_test @ SIGNED_PERM) - phi(x_test) @ SIGNED_PERM).abs().max() < 1e-12\n"
+        "    for name, phi in phis.items()}"),
+    "ch2-ex5/householder-float32": (  # a mirror across v ⟂ 1 mixes and fixes 1; float32 errors
         "C = (torch.eye(5) - torch.ones(5, 5) / 5).float()\n"
-        "M = householder(torch.tensor([1.0, 1, -2, 0, 0]).double()).float()"),
+        "M = householder(torch.tensor([1.0, 1, -2, 0, 0]).double()).float()\n"
+        "ln32 = lambda z: F.layer_norm(z, (5,), eps=EPS)\n"
+        "x32 = x_test.float()\n"
+        "ln_errors = torch.stack([(ln32(x32 @ R) - ln32(x32) @ R).norm() / ln32(x32).norm()\n"
+        "                         for R in (M, C, Q64.float())])"),
     "ch2-ex5/numpy": (
         "import numpy as np\n"
         "C = np.eye(5) - np.ones((5, 5)) / 5\n"
-        "M = fixing_ones(5, seed=9).numpy()"),
+        "M = fixing_ones(5, seed=9).numpy()\n"
+        'ln_errors = np.array([commute_error(COMPONENTS["LayerNorm core"], torch.as_tensor(R))\n'
+        "                      for R in (M, C, Q64.numpy())])"),
     "ch2-ex6/float32-other-seed": (  # float32 draws from another seed, numpy stats
         "import numpy as np\n"
-        "gaussians, stats = {}, {}\n"
+        "gaussians, fixed, stats = {}, {}, {}\n"
         "for n in (4, 5):\n"
         "    gaussians[n] = torch.randn(2000, n, n,\n"
         "                               generator=torch.Generator().manual_seed(30 + n))\n"
         "    Q_raw, R_raw = torch.linalg.qr(gaussians[n])\n"
         "    signs = torch.sign(torch.diagonal(R_raw, dim1=-2, dim2=-1))\n"
-        "    for k, Qs in (('raw', Q_raw), ('fixed', Q_raw * signs[:, None, :])):\n"
-        "        Qs = Qs.numpy()\n"
+        "    fixed[n] = (Q_raw * signs[:, None, :]).numpy()\n"
+        "    for k, Qs in (('raw', Q_raw.numpy()), ('fixed', fixed[n])):\n"
         "        stats[n, k] = np.array([(np.linalg.det(Qs) > 0).mean(), Qs[:, 0, 0].mean()])"),
+    "ch2-ex6/diag-embed-right": ex6_answer(  # the fix as a product on the right, Q S
+        GAUSSIAN, "Q_raw @ torch.diag_embed(signs)"),
     "ch2-ex7/matrix-exp-float32": (  # exp of a trained skew-symmetric B, float32
         "X32 = X_act.float()\n"
         "B = torch.zeros(n_act, n_act, requires_grad=True)\n"
