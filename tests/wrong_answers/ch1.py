@@ -8,7 +8,10 @@ every name its check reads.
 
 Chance: no check of this chapter has a bar that a random answer can meet. Each
 compares the answer with a recomputation from the exercise's inputs, exactly
-or to 1e-5, or asks for a step count and a 10-fold fall of a seeded loss.
+or to 1e-5: the rows and the operations that take them (ch1-ex1), the
+gradients and the operations of the backward pass (ch1-ex9), or every loss of
+a replayed training run, with the optimizers' kinds, learning rates and step
+counts (ch1-ex8).
 Measured over 1,000 draws each (torch.randn, or counts drawn uniformly from
 0..1000): a random row_1_grad (ch1-ex2), random U_wide and V_wide (ch1-ex4),
 random sides (ch1-ex5) and random counts (ch1-ex7) passed 0 times. Only the
@@ -17,28 +20,32 @@ be right too.
 """
 
 # A training loop for the "Two optimizers" exercise: a fresh model, the
-# optimizers `make` builds, `steps` steps, and the loss before each step.
+# optimizers `make` builds, `steps` steps, and the loss before each step (or,
+# with after=True, after it; reduction="sum" trains on the summed loss).
 TRAIN = """
-def train(make, steps):
+def train(make, steps, after=False, reduction="mean"):
     global embed_opt, head_opt
     embed_opt, head_opt = build_model()
     optimizers = make()
     losses = []
     for _ in range(steps):
-        loss = F.mse_loss(head_opt(embed_opt(ids_opt))[:, 0], target_opt)
+        loss = F.mse_loss(head_opt(embed_opt(ids_opt))[:, 0], target_opt,
+                          reduction=reduction)
         for opt in optimizers:
             opt.zero_grad()
         loss.backward()
         for opt in optimizers:
             opt.step()
-        losses.append(loss.item())
+        losses.append(loss_now() if after else loss.item())
     return optimizers, losses
 """
 PAIR = ("lambda: [optim.SparseAdam(embed_opt.parameters(), lr={lr}),"
         " optim.Adam(head_opt.parameters(), lr={lr})]")
 
 # A custom autograd.Function for "Your own embedding layer", whose backward
-# pass is BACKWARD (it reads ids, G, ctx.vocab and ctx.padding_idx).
+# pass is BACKWARD (it reads ids, G, ctx.vocab and pad, the padding row or
+# -1). PAD makes a negative padding_idx count from the end, as F.embedding
+# does; ctx.padding_idx alone leaves it negative, so no id ever matches it.
 FUNCTION = """
 class Mine(torch.autograd.Function):
     @staticmethod
@@ -52,7 +59,7 @@ class Mine(torch.autograd.Function):
         (ids,) = ctx.saved_tensors
         ids, G = ids.reshape(-1), G.reshape(-1, G.shape[-1])
         grad = G.new_zeros(ctx.vocab, G.shape[-1])
-        pad = -1 if ctx.padding_idx is None else ctx.padding_idx
+        pad = -1 if ctx.padding_idx is None else {pad}
 {backward}
         return None, grad, None
 
@@ -79,16 +86,33 @@ def count(table, compare):
     return int(compare(best_other, own).sum())
 """
 
-FOUR_WAYS = ("(F.embedding(ids_x, E_x), E_x[ids_x], E_x.index_select(0, ids_x),"
-             " F.one_hot(ids_x, 50).float() @ E_x)")
+PAD = "ctx.padding_idx % ctx.vocab"
+
+# The four ways as functions, each result passed through `{out}`.
+FOUR_WAYS = ("ways = [lambda i, E: {out}(F.embedding(i, E)),"
+             " lambda i, E: {out}(E[i]),"
+             " lambda i, E: {out}(E.index_select(0, i)),"
+             " lambda i, E: {out}(F.one_hot(i, 50).float() @ E)]")
 
 WRONG: dict[str, str] = {
-    # four ways: rows that are not the looked-up ones
-    "ch1-ex1/hard-coded": "ways = [E_x[:20]] * 4",
-    "ch1-ex1/other-order": "ways = [E_x[ids_x.sort().values]] * 4",
-    "ch1-ex1/unchanged": "ways = [E_x] * 4",
-    "ch1-ex1/off-by-one": "ways = [E_x[ids_x - 1]] * 4",
-    "ch1-ex1/transpose": "ways = [E_x.T[:, ids_x]] * 4",
+    # four ways: results instead of functions, one method four times, rows
+    # that are not the looked-up ones, a library call for the product
+    "ch1-ex1/results-not-functions": "ways = [E_x[ids_x]] * 4",
+    "ch1-ex1/one-method-four-times": "ways = [lambda ids, E: E[ids]] * 4",
+    "ch1-ex1/hard-coded": "ways = [lambda ids, E: E_x[:20]] * 4",
+    "ch1-ex1/unchanged": "ways = [lambda ids, E: E] * 4",
+    "ch1-ex1/other-order": FOUR_WAYS.format(out="").replace("(i", "(i.sort().values")
+    .replace("E[i]", "E[i.sort().values]").replace("(0, i)", "(0, i.sort().values)"),
+    "ch1-ex1/off-by-one": FOUR_WAYS.format(out="").replace("(i,", "((i + 1) % 50,")
+    .replace("E[i]", "E[(i + 1) % 50]").replace("(0, i)", "(0, (i + 1) % 50)"),
+    "ch1-ex1/library-for-the-product": (
+        "ways = [F.embedding, lambda i, E: E[i], lambda i, E: E.index_select(0, i),"
+        " lambda i, E: F.embedding(i, E)]"
+    ),
+    "ch1-ex1/transpose": (
+        "ways = [F.embedding, lambda i, E: E[i], lambda i, E: E.index_select(0, i),"
+        " lambda i, E: E.T @ F.one_hot(i, 50).float().T]"
+    ),
     "ch1-ex1/type": 'ways = ["F.embedding", "E_x[ids_x]", "index_select", "X @ E"]',
     # a token seen three times: the rows averaged, one row, a guess
     "ch1-ex2/mean": "row_1_grad = G_x.mean(dim=0)",
@@ -127,6 +151,16 @@ WRONG: dict[str, str] = {
         "onehot_bytes = 12 * N_g * V_g\n"
         "onehot_flops = 4 * N_g * V_g * d_g\n"
         "larger_than_table = onehot_bytes / (4 * V_g * d_g)"
+    ),
+    "ch1-ex3/mebibytes": (
+        "onehot_bytes = 12 * N_g * V_g / 2**20\n"
+        "onehot_flops = 4 * N_g * V_g * d_g\n"
+        "larger_than_table = True"
+    ),
+    "ch1-ex3/gradient-to-X-too": (
+        "onehot_bytes = 12 * N_g * V_g\n"
+        "onehot_flops = 6 * N_g * V_g * d_g\n"
+        "larger_than_table = True"
     ),
     "ch1-ex3/type": (
         'onehot_bytes, onehot_flops, larger_than_table = "many", "lots", "yes"'
@@ -223,39 +257,94 @@ WRONG: dict[str, str] = {
         "        opt.step()\n"
         "    losses_opt.append(loss.item())"
     ),
+    "ch1-ex8/start-loss-thirty-times": TRAIN + (
+        f"pair_of_optimizers, losses_opt = train({PAIR.format(lr=0.1)}, 30)\n"
+        "losses_opt = [start_loss] * 30"
+    ),
+    "ch1-ex8/first-loss-zeroed": TRAIN + (
+        f"pair_of_optimizers, losses_opt = train({PAIR.format(lr=0.1)}, 30)\n"
+        "losses_opt[0] = 0.0"
+    ),
+    "ch1-ex8/lr-1": TRAIN + (
+        f"pair_of_optimizers, losses_opt = train({PAIR.format(lr=1.0)}, 30)"
+    ),
+    "ch1-ex8/lr-0.05": TRAIN + (
+        f"pair_of_optimizers, losses_opt = train({PAIR.format(lr=0.05)}, 30)"
+    ),
+    "ch1-ex8/after-each-step": TRAIN + (
+        f"pair_of_optimizers, losses_opt = train({PAIR.format(lr=0.1)}, 30,"
+        " after=True)"
+    ),
+    "ch1-ex8/sum-loss": TRAIN + (
+        f"pair_of_optimizers, losses_opt = train({PAIR.format(lr=0.1)}, 30,"
+        " reduction='sum')"
+    ),
     "ch1-ex8/type": (
         'pair_of_optimizers = ["SparseAdam", "Adam"]\n'
         "losses_opt = [float(start_loss)] * 30"
     ),
     # your own embedding layer: padding ignored, repeated ids overwritten,
-    # the library call instead of the method, autograd's own indexing
+    # the library call instead of the method, autograd's own indexing, X built
+    # and multiplied, PyTorch's own backward, a negative padding_idx taken
+    # literally or refused, a Python loop instead of index_add_
     "ch1-ex9/ignores-padding": FUNCTION.format(
-        backward="        grad.index_add_(0, ids, G)"),
+        pad=PAD, backward="        grad.index_add_(0, ids, G)"),
     "ch1-ex9/assignment": FUNCTION.format(
-        backward=("        keep = ids != pad\n"
-                  "        grad[ids[keep]] = G[keep]")),
+        pad=PAD, backward=("        keep = ids != pad\n"
+                           "        grad[ids[keep]] = G[keep]")),
     "ch1-ex9/library-call": (
         "my_embedding = lambda ids, E, padding_idx=None: F.embedding("
         "ids, E, padding_idx=padding_idx)"
     ),
     "ch1-ex9/plain-indexing": "my_embedding = lambda ids, E, padding_idx=None: E[ids]",
+    "ch1-ex9/forms-X": FUNCTION.format(
+        pad=PAD, backward=("        X = F.one_hot(ids, ctx.vocab).to(G)\n"
+                           "        X[ids == pad] = 0\n"
+                           "        grad = X.T @ G")),
+    "ch1-ex9/library-backward": FUNCTION.format(
+        pad=PAD, backward=("        grad = torch.ops.aten.embedding_dense_backward("
+                           "G, ids, ctx.vocab, pad, False)")),
+    "ch1-ex9/negative-padding-literal": FUNCTION.format(
+        pad="ctx.padding_idx", backward=("        keep = ids != pad\n"
+                                         "        grad.index_add_(0, ids[keep], G[keep])")),
+    "ch1-ex9/negative-padding-refused": FUNCTION.format(
+        pad=PAD, backward=("        keep = ids != pad\n"
+                           "        grad.index_add_(0, ids[keep], G[keep])"))
+    + ("_mine = my_embedding\n"
+       "def my_embedding(ids, E, padding_idx=None):\n"
+       "    if padding_idx is not None and not 0 <= padding_idx < len(E):\n"
+       "        raise ValueError('padding_idx must lie in 0..V-1')\n"
+       "    return _mine(ids, E, padding_idx)\n"),
+    "ch1-ex9/python-loop": FUNCTION.format(
+        pad=PAD, backward=("        for n in range(len(ids)):\n"
+                           "            if ids[n] != pad:\n"
+                           "                grad[ids[n]] += G[n]")),
     "ch1-ex9/type": 'my_embedding = "index_add_"',
 }
 
 RIGHT: dict[str, str] = {
-    "ch1-ex1/numpy": f"ways = [w.numpy() for w in {FOUR_WAYS}]",
+    "ch1-ex1/numpy": FOUR_WAYS.format(out="torch.Tensor.numpy"),
+    "ch1-ex1/python-lists": FOUR_WAYS.format(out="torch.Tensor.tolist"),
     "ch1-ex1/float64": (
-        "E_64 = E_x.double()\n"
-        "ways = [F.embedding(ids_x, E_64), E_64[ids_x],"
-        " torch.index_select(E_64, 0, ids_x), F.one_hot(ids_x, 50).double() @ E_64]"
+        "ways = [lambda i, E: F.embedding(i, E.double()), lambda i, E: E.double()[i],"
+        " lambda i, E: torch.index_select(E.double(), 0, i),"
+        " lambda i, E: F.one_hot(i, 50).double() @ E.double()]"
     ),
-    "ch1-ex1/python-lists": f"ways = tuple(w.tolist() for w in {FOUR_WAYS})",
+    "ch1-ex1/eye-and-matmul": (
+        "ways = [F.embedding, lambda i, E: E[i], lambda i, E: E.index_select(0, i),"
+        " lambda i, E: torch.matmul(torch.eye(len(E))[i], E)]"
+    ),
     "ch1-ex2/numpy": "row_1_grad = G_x.numpy().sum(axis=0)",
     "ch1-ex2/python-list": "row_1_grad = [float(v) for v in G_x[2] + G_x[1] + G_x[0]]",
     "ch1-ex2/float64": "row_1_grad = G_x.double().sum(dim=0)",
     "ch1-ex3/floats-by-hand": (
         "onehot_bytes = (8.0 + 4.0) * N_g * V_g\n"
         "onehot_flops = 2 * (2.0 * N_g * V_g * d_g)\n"
+        "larger_than_table = onehot_bytes > 4 * V_g * d_g"
+    ),
+    "ch1-ex3/torch-flag": (
+        "onehot_bytes = torch.tensor(12 * N_g * V_g)\n"
+        "onehot_flops = 4 * N_g * V_g * d_g\n"
         "larger_than_table = onehot_bytes > 4 * V_g * d_g"
     ),
     "ch1-ex3/numpy": (
@@ -279,6 +368,11 @@ RIGHT: dict[str, str] = {
         "sum_sides = sides_of('sum', E1.double(), E2.double())\n"
         "max_sides = sides_of('max', E1.double(), E2.double())\n"
         "max_is_a_product = bool((max_sides[0] - max_sides[1]).abs().max() <= 1e-5)"
+    ),
+    "ch1-ex5/tensor-flag": SIDES + (
+        "sum_sides = sides_of('sum')\n"
+        "max_sides = sides_of('max')\n"
+        "max_is_a_product = (max_sides[0] - max_sides[1]).abs().max() <= 1e-5"
     ),
     "ch1-ex5/numpy-lists": SIDES + (
         "sum_sides = sides_of('sum').numpy()\n"
@@ -305,10 +399,28 @@ RIGHT: dict[str, str] = {
         f"pair_of_optimizers, losses_opt = train({PAIR.format(lr=0.1)}, 30)\n"
         "losses_opt = np.array(losses_opt, dtype=np.float32)"
     ),
+    "ch1-ex8/manual-mse": (
+        "embed_opt, head_opt = build_model()\n"
+        "pair_of_optimizers = [optim.Adam(head_opt.parameters(), lr=0.1),"
+        " optim.SparseAdam(embed_opt.parameters(), lr=0.1)]\n"
+        "losses_opt = []\n"
+        "for _ in range(30):\n"
+        "    losses_opt.append(loss_now())\n"
+        "    loss = ((head_opt(embed_opt(ids_opt)).squeeze(1) - target_opt) ** 2).mean()\n"
+        "    for opt in pair_of_optimizers:\n"
+        "        opt.zero_grad()\n"
+        "    loss.backward()\n"
+        "    for opt in pair_of_optimizers:\n"
+        "        opt.step()"
+    ),
     "ch1-ex9/masked-rows": FUNCTION.format(
-        backward=("        G = G * (ids != pad)[:, None]\n"
-                  "        grad.index_add_(0, ids, G)")),
+        pad=PAD, backward=("        G = G * (ids != pad)[:, None]\n"
+                           "        grad.index_add_(0, ids, G)")),
     "ch1-ex9/index-put": FUNCTION.format(
-        backward=("        keep = ids != pad\n"
-                  "        grad.index_put_((ids[keep],), G[keep], accumulate=True)")),
+        pad=PAD, backward=("        keep = ids != pad\n"
+                           "        grad.index_put_((ids[keep],), G[keep], accumulate=True)")),
+    "ch1-ex9/scatter-add": FUNCTION.format(
+        pad=PAD, backward=("        keep = ids != pad\n"
+                           "        rows = ids[keep][:, None].expand(-1, G.shape[-1])\n"
+                           "        grad.scatter_add_(0, rows, G[keep])")),
 }
