@@ -605,7 +605,11 @@ def hide_source(cell: nbformat.NotebookNode, title: str) -> None:
     """Collapse a code cell's source in Jupyter and JupyterLab, and make it a Colab form."""
     cell.metadata.setdefault("jupyter", {})["source_hidden"] = True
     cell.metadata["cellView"] = "form"  # Colab shows the #@title line instead of the code
-    cell.source = f"{title}\n{cell.source}"
+    if cell.source.startswith("%%"):  # a cell magic must stay the first line
+        magic, _, rest = cell.source.partition("\n")
+        cell.source = f"{magic}\n{title}\n{rest}"
+    else:
+        cell.source = f"{title}\n{cell.source}"
 
 
 def convert_cell(chapter: Chapter, cell: nbformat.NotebookNode) -> nbformat.NotebookNode:

@@ -60,14 +60,15 @@ def as_converted(cell):
     return cell
 
 
-HIDDEN_TITLE = re.compile(r"^#@title [^\n]+\n")
+# The #@title line opens the cell, or follows a cell magic, which must stay first.
+HIDDEN_TITLE = re.compile(r"^(%%[^\n]+\n)?#@title [^\n]+\n")
 
 
 def unhidden(cell):
     """A code cell of an edition without what collapses it (#@title line, hiding metadata)."""
     cell = nbformat.from_dict(cell)
     if cell.metadata.pop("cellView", None) == "form":
-        cell.source = HIDDEN_TITLE.sub("", cell.source, count=1)
+        cell.source = HIDDEN_TITLE.sub(r"\1", cell.source, count=1)
         jupyter = cell.metadata.pop("jupyter", {})
         jupyter.pop("source_hidden", None), jupyter.pop("outputs_hidden", None)
         if jupyter:
@@ -238,8 +239,11 @@ def test_going_deeper_blocks_become_collapsed_prose_and_code(tmp_path):
         "After."])
     nb = nbformat.read(path, as_version=4)
     nb.cells.insert(2, nbformat.v4.new_code_cell("x = 1"))
+    nb.cells.insert(3, nbformat.v4.new_code_cell("%%capture\ny = 2"))
     nbformat.write(nb, path)
     cells = editions.edition(path).cells
+    magic = cells.pop(3)
+    assert magic.source == "%%capture\n#@title Going deeper: Why this (code)\ny = 2"
     assert [c.cell_type for c in cells] == ["markdown", "markdown", "code", "markdown", "markdown"]
     assert cells[1].source == ("<details>\n<summary><b>Going deeper: Why *this*</b></summary>"
                                "\n\nFirst paragraph.\n\n</details>")

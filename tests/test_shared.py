@@ -7,6 +7,7 @@ chapter, and no chapter quietly drifts.
 """
 
 import ast
+import re
 import importlib.util
 
 import pytest
@@ -66,3 +67,18 @@ def test_shared_cells_come_first_and_only_the_setup_output_is_ignored(path):
                for c in cells[:n]]
     assert ignored == [True] + [False] * (n - 1), (
         f"{path.name}: only the device cell's output is machine-specific")
+
+
+NUMBER_WORDS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen".split())}
+
+
+@pytest.mark.parametrize("path", toc_notebooks(), ids=lambda p: p.name)
+def test_setup_paragraph_counts_the_shared_cells(path):
+    """The Setup paragraph says how many cells are shared: the count must be the real one."""
+    text = "".join("".join(c["source"]) for c in load_notebook(path)["cells"]
+                   if c["cell_type"] == "markdown")
+    said = re.search(r"The first (\w+) cells are the same", text)
+    assert said, f"{path.name}: the Setup paragraph names how many cells are shared"
+    n = len(canonical_cells(sync.chapter_number(path)))
+    assert NUMBER_WORDS.get(said[1]) == n, f"{path.name}: says {said[1]!r}, has {n}"
