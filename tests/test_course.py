@@ -143,6 +143,17 @@ def test_every_exercise_is_labelled_and_the_kinds_are_all_there(path):
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
+def test_the_runtime_line_states_the_exercises_total_time(path):
+    """The opening's "exercises ≈ N min" is the sum of the exercises' labelled minutes."""
+    minutes = sum(int(editions.EXERCISE_LABEL.match(e.body.strip().split("\n\n")[0].strip())
+                      ["minutes"]) for e in exercises(path))
+    opening = nbformat.read(path, as_version=4).cells[0].source
+    stated = re.search(r"exercises\s+≈\s+(\d+)\s+min", opening)
+    assert stated, f"{path.name}: the runtime line gives the exercises' time"
+    assert int(stated[1]) == minutes, f"{path.name}: says {stated[1]} min, labels sum to {minutes}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_every_coding_exercise_is_checked_and_has_a_wrong_answer(path):
     student = editions.edition(path, student=True)
     checked = {}
