@@ -111,6 +111,7 @@ def main(paths: list[pathlib.Path], wheel: pathlib.Path | None, out: pathlib.Pat
         sys.exit("the MiniLM wheel is importable in this environment; the runs would not test a "
                  "reader who has only requirements.txt" if not wheel else
                  f"--wheel {wheel}: the MiniLM wheel is not importable from there")
+    out = out.resolve()  # each notebook runs in its own folder: the output path must be absolute
     shutil.rmtree(out, ignore_errors=True)
     assert_offline(prefix, env)
     jupyter = pathlib.Path(sys.executable).parent / "jupyter"
