@@ -7,8 +7,8 @@ chapter, and no chapter quietly drifts.
 """
 
 import ast
-import re
 import importlib.util
+import re
 
 import pytest
 from conftest import ROOT, load_notebook, toc_notebooks

@@ -73,7 +73,7 @@ WRONG: dict[str, str] = {
     "ch3-ex2/four-copies": (
         "P0_3 = torch.cat([P0, P0[:1].repeat(3, 1)])\n"
         "b0_3 = torch.cat([b0, b0[:1].repeat(3)])\n"
-        "P1_3 = torch.cat([P1, P1[:, :1] * torch.tensor([0.2, 0.3, 0.5], dtype=torch.float64).to(P1)], dim=1)"
+        "P1_3 = torch.cat([P1, P1[:, :1] * P1.new_tensor([0.2, 0.3, 0.5])], dim=1)"
     ),
     # three copies, but an even split of the outgoing weight
     "ch3-ex2/even-split": (
@@ -94,13 +94,13 @@ WRONG: dict[str, str] = {
     "ch3-ex2/transpose": (
         "P0_3 = torch.cat([P0[1:], P0[:1].repeat(3, 1)])\n"
         "b0_3 = torch.cat([b0[1:], b0[:1].repeat(3)])\n"
-        "P1_3 = torch.cat([P1[:, 1:], P1[:, :1] * torch.tensor([0.2, 0.3, 0.5], dtype=torch.float64).to(P1)], dim=1).T"
+        "P1_3 = torch.cat([P1[:, 1:], P1[:, :1] * P1.new_tensor([0.2, 0.3, 0.5])], dim=1).T"
     ),
     # a share off by 1e-9 in float64: far above float64 rounding, and rejected
     "ch3-ex2/tiny-error": (
         "P0_3 = torch.cat([P0[1:], P0[:1].repeat(3, 1)])\n"
         "b0_3 = torch.cat([b0[1:], b0[:1].repeat(3)])\n"
-        "P1_3 = torch.cat([P1[:, 1:], P1[:, :1] * torch.tensor([0.2, 0.3, 0.5 + 1e-9], dtype=torch.float64).to(P1)],\n"
+        "P1_3 = torch.cat([P1[:, 1:], P1[:, :1] * P1.new_tensor([0.2, 0.3, 0.5 + 1e-9])],\n"
         "                 dim=1)"
     ),
     # float64 weights with shares rounded to float32 (torch.tensor's default dtype): off by
@@ -274,18 +274,18 @@ RIGHT: dict[str, str] = {
     "ch3-ex2/float32": (
         "P0_3 = torch.cat([P0[1:], P0[:1].repeat(3, 1)]).float()\n"
         "b0_3 = torch.cat([b0[1:], b0[:1].repeat(3)]).float()\n"
-        "P1_3 = torch.cat([P1[:, 1:], P1[:, :1] * torch.tensor([0.2, 0.3, 0.5], dtype=torch.float64).to(P1)],\n"
+        "P1_3 = torch.cat([P1[:, 1:], P1[:, :1] * P1.new_tensor([0.2, 0.3, 0.5])],\n"
         "                 dim=1).float()"
     ),
     "ch3-ex2/copies-first": (
         "P0_3 = torch.cat([P0[:1].repeat(3, 1), P0[1:]])\n"
         "b0_3 = torch.cat([b0[:1].repeat(3), b0[1:]])\n"
-        "P1_3 = torch.cat([P1[:, :1] * torch.tensor([0.5, 0.2, 0.3], dtype=torch.float64).to(P1), P1[:, 1:]], dim=1)"
+        "P1_3 = torch.cat([P1[:, :1] * P1.new_tensor([0.5, 0.2, 0.3]), P1[:, 1:]], dim=1)"
     ),
     "ch3-ex2/numpy": (
         "P0_3 = torch.cat([P0[1:], P0[:1].repeat(3, 1)]).cpu().numpy()\n"
         "b0_3 = torch.cat([b0[1:], b0[:1].repeat(3)]).cpu().numpy()\n"
-        "P1_3 = torch.cat([P1[:, 1:], P1[:, :1] * torch.tensor([0.2, 0.3, 0.5], dtype=torch.float64).to(P1)],\n"
+        "P1_3 = torch.cat([P1[:, 1:], P1[:, :1] * P1.new_tensor([0.2, 0.3, 0.5])],\n"
         "                 dim=1).cpu().numpy()"
     ),
     # ch3-ex4: numpy and float32 numbers, a tuple or a tensor of counts
