@@ -29,6 +29,9 @@ AXE        := _build/test-assets/axe-core-$(AXE_VERSION).js
 book: $(STAMP) $(ASSETS_OK) $(CJK_FONT)
 	$(BIN)/python scripts/notebook_edition.py --student _build/site-assets/student $(NOTEBOOKS)
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going --quiet
+	@# An incremental build with no page to rebuild copies no static file: a changed book.css
+	@# or a11y.js would not reach the site. The book's own static files are copied every time.
+	cp book/_static/* _build/html/_static/
 	@# The download button serves the Jupyter edition: Jupyter shows the source's MyST raw.
 	$(BIN)/python scripts/notebook_edition.py _build/html/_sources/notebooks $(NOTEBOOKS)
 	@# The Chinese site (pages without a translation send the reader to the English ones), then

@@ -34,7 +34,10 @@ CHAPTERS = [p for p in PAGES if p.relative_to(HTML).parts[0] == "notebooks"]
 DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
 A4_TEXT = {"width": 703, "height": 1060}  # 186 mm x 280 mm at 96 px per inch
 MB = 1_000_000
-SITE_BUDGET, CHAPTER_BUDGET = 15 * MB, 5 * MB  # the whole site (PDFs aside); one chapter page
+# The whole site (PDFs aside) and one chapter page. The site budget grew from 15 MB with the
+# chapters' third editions (their downloadable notebooks alone are 3 MB); what a reader loads is
+# one page, whose budget has not moved.
+SITE_BUDGET, CHAPTER_BUDGET = 18 * MB, 5 * MB
 WEIGHTS = SCREENSHOTS / "weights.json"  # the measured figures, for the README
 COMPRESSED = {".html", ".js", ".css", ".json", ".svg", ".txt", ".ipynb", ".inv"}
 
@@ -495,6 +498,8 @@ def test_site_interactive_slider_switches_frames_without_a_kernel(browser, site,
     page = view.page
     try:
         boxes = page.locator(".site-interactive")
+        page.wait_for_function("n => document.querySelectorAll('.site-interactive').length >= n",
+                               arg=len(expected))  # the widget manager draws after the load
         assert boxes.count() == len(expected)
         for i, (labels, frames, _) in enumerate(expected):
             box = boxes.nth(i)
@@ -612,8 +617,10 @@ def test_explorable_shows_what_torch_computed(browser, site, path, viewport):
         controls = view.page.locator(".explorable-box .noUi-handle")
         if controls.count():  # a reader's keyboard moves a linked slider and the numbers follow
             before = boxes.first.evaluate(SHOWN)
+            at_end = controls.first.evaluate(
+                "(h) => h.getAttribute('aria-valuenow') === h.getAttribute('aria-valuemax')")
             controls.first.focus()
-            view.page.keyboard.press("ArrowRight")
+            view.page.keyboard.press("ArrowLeft" if at_end else "ArrowRight")
             view.page.wait_for_function("([b, old]) => JSON.stringify(Object.fromEntries("
                                         "Array.from(b.querySelectorAll('[data-name]'))"
                                         ".map(o => [o.dataset.name, o.textContent]))) !== "

@@ -25,3 +25,36 @@ document.documentElement.classList.add("js");
   });
   window.addEventListener("load", update);
 })();
+
+// Alt text of figures inside saved widgets. A chapter's `show(fig, alt)` stores the alt text in
+// the output's metadata; the widget manager draws an Output widget's images from the saved state
+// without it. Each such image gets the alt text its output carries in that state.
+const labelWidgetImages = () => {
+  const alts = new Map();
+  document.querySelectorAll('script[type="application/vnd.jupyter.widget-state+json"]')
+    .forEach((script) => {
+      const models = JSON.parse(script.textContent).state || {};
+      Object.values(models).forEach((model) => {
+        (model.state && model.state.outputs || []).forEach((out) => {
+          const png = out.data && out.data["image/png"];
+          const alt = out.metadata && out.metadata["image/png"] && out.metadata["image/png"].alt;
+          if (png && alt) alts.set(png.replace(/\s/g, ""), alt);
+        });
+      });
+    });
+  if (!alts.size) return;
+  const label = () => document.querySelectorAll('img[src^="data:image/png;base64,"]')
+    .forEach((img) => {
+      if (img.getAttribute("alt")) return;  // none, or empty: the renderer's default
+      const alt = alts.get(img.getAttribute("src").slice("data:image/png;base64,".length));
+      if (alt) img.setAttribute("alt", alt);
+    });
+  label();
+  new MutationObserver(label).observe(document.documentElement, { childList: true, subtree: true });
+  window.addEventListener("load", label);
+};
+if (document.readyState === "loading") {
+  document.addEventListener("DOMContentLoaded", labelWidgetImages);
+} else {
+  labelWidgetImages();
+}
