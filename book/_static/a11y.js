@@ -58,3 +58,27 @@ if (document.readyState === "loading") {
 } else {
   labelWidgetImages();
 }
+
+// Display maths, and text printed inside a saved widget, wider than a phone scroll sideways
+// inside their box; a keyboard reader scrolls them too once they can take the focus (the theme
+// does this for code cells). Only the boxes that overflow become focusable, and the set is
+// updated when the width changes or a widget draws.
+const WIDE = 'mjx-container[display="true"], .jp-OutputArea-output pre';
+const focusableWideMaths = () => {
+  document.querySelectorAll(WIDE).forEach((box) => {
+    if (box.scrollWidth > box.clientWidth + 1) {
+      box.setAttribute("tabindex", "0");
+    } else if (box.getAttribute("tabindex") === "0") {
+      box.removeAttribute("tabindex");
+    }
+  });
+};
+new MutationObserver(focusableWideMaths)
+  .observe(document.documentElement, { childList: true, subtree: true });
+const afterMaths = (tries) => {  // MathJax may load after the page: wait for its typesetting
+  const typeset = window.MathJax && MathJax.startup && MathJax.startup.promise;
+  if (typeset) typeset.then(focusableWideMaths);
+  else if (tries > 0) setTimeout(() => afterMaths(tries - 1), 200);
+};
+window.addEventListener("load", () => afterMaths(100));
+window.addEventListener("resize", focusableWideMaths);
