@@ -85,13 +85,19 @@ def seconds(cell: nbformat.NotebookNode) -> float:
     return (parse(end.replace("Z", "+00:00")) - parse(start.replace("Z", "+00:00"))).total_seconds()
 
 
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
 def unclean(executed: pathlib.Path) -> list[str]:
     """What a reader would see on a first run that should not be there."""
     found = []
     cells = [c for c in nbformat.read(executed, as_version=4).cells if c.cell_type == "code"]
     for number, cell in enumerate(cells, 1):
         for out in cell.outputs:
-            text = out.get("text", "") + out.get("data", {}).get("text/plain", "")
+            data = out.get("data", {})
+            # A widget's text/plain is only its fallback: a reader sees the widget it names.
+            shown = "" if WIDGET_VIEW in data else data.get("text/plain", "")
+            text = out.get("text", "") + shown
             if out.get("name") == "stderr":
                 found.append(f"cell {number} writes to stderr: {out.text.strip()[:120]!r}")
             elif STRAY_REPR.search(text):
