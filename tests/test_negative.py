@@ -3,19 +3,21 @@
 import copy
 import json
 import re
+import shutil
 import subprocess
 import sys
 
+import pytest
 from conftest import ROOT, load_notebook, toc_notebooks
 
 DIGIT = re.compile(r"\d")
+VERDICT = re.compile(r"^(PASSED|FAILED) \S*/(\w+)\.ipynb::Cell (\d+)\b", re.MULTILINE)
 
 
-def run_nbval(path) -> subprocess.CompletedProcess:
-    """Run the suite's own nbval settings (pytest.ini) on one notebook, stopping at the first failure."""
-    return subprocess.run([sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider",
-                           "--rootdir", str(ROOT), "-c", str(ROOT / "pytest.ini"), str(path)],
-                          capture_output=True, text=True, cwd=ROOT, timeout=300)
+def crafted_notebook(cells: list[dict]) -> dict:
+    """A notebook of `cells` with the chapters' kernel metadata and no widget state."""
+    metadata = load_notebook(toc_notebooks()[0])["metadata"] | {"widgets": {}}
+    return {"cells": cells, "metadata": metadata, "nbformat": 4, "nbformat_minor": 5}
 
 
 def first_tensor_output(nb: dict) -> tuple[int, dict]:
@@ -40,35 +42,23 @@ def change_one_digit(out: dict) -> None:
     holder[key] = text[: match.start()] + new + text[match.end():]
 
 
-def test_a_changed_digit_in_a_stored_tensor_fails_nbval(tmp_path):
+def changed_digit_notebooks() -> dict[str, dict]:
+    """Chapter 1 up to its first checked tensor output, as stored and with one digit changed."""
     nb = load_notebook(toc_notebooks()[0])
     index, _ = first_tensor_output(nb)
     nb["cells"] = nb["cells"][: index + 1]  # only what is needed to reach the changed output
-    original = tmp_path / "original.ipynb"
-    original.write_text(json.dumps(nb))
-    changed_nb = copy.deepcopy(nb)
-    change_one_digit(first_tensor_output(changed_nb)[1])
-    changed = tmp_path / "changed.ipynb"
-    changed.write_text(json.dumps(changed_nb))
-
-    control = run_nbval(original)
-    assert control.returncode == 0, f"the unchanged copy should pass:\n{control.stdout[-2000:]}"
-    result = run_nbval(changed)
-    assert result.returncode == 1, f"nbval accepted a changed output:\n{result.stdout[-2000:]}"
-    assert "1 failed" in result.stdout
+    changed = copy.deepcopy(nb)
+    change_one_digit(first_tensor_output(changed)[1])
+    return {"original": nb, "changed": changed}
 
 
-def test_a_cell_tagged_raises_exception_must_really_raise(tmp_path):
+def raising_notebooks() -> dict[str, dict]:
+    """A cell that stores a ValueError but no longer raises one."""
     cell = {"cell_type": "code", "execution_count": 1, "id": "c1", "source": "x = 1",
             "metadata": {"tags": ["raises-exception"]},
-            "outputs": [{"output_type": "error", "ename": "ValueError", "evalue": "bad", "traceback": []}]}
-    nb = {"cells": [cell], "metadata": load_notebook(toc_notebooks()[0])["metadata"] | {"widgets": {}},
-          "nbformat": 4, "nbformat_minor": 5}
-    path = tmp_path / "does_not_raise.ipynb"
-    path.write_text(json.dumps(nb))
-    result = run_nbval(path)
-    assert result.returncode == 1, f"nbval accepted a stored error that no longer happens:\n{result.stdout}"
-
+            "outputs": [{"output_type": "error", "ename": "ValueError", "evalue": "bad",
+                         "traceback": []}]}
+    return {"does_not_raise": crafted_notebook([cell])}
 
 
 CASES = [  # (stored output, whether nbval must forgive it)
@@ -81,8 +71,8 @@ CASES = [  # (stored output, whether nbval must forgive it)
 ]
 
 
-def test_only_rounding_level_noise_is_forgiven(tmp_path):
-    """One notebook: the shared rounding() cell, then one print per case."""
+def rounding_notebooks() -> dict[str, dict]:
+    """The shared rounding() cell, then one print per case of CASES."""
     definition = (ROOT / "scripts" / "shared_cells.py").read_text().split("# %%\n")[2]
     cells = [{"cell_type": "code", "execution_count": 1, "id": "c0", "metadata": {},
               "outputs": [], "source": definition}]
@@ -90,14 +80,44 @@ def test_only_rounding_level_noise_is_forgiven(tmp_path):
         cells.append({"cell_type": "code", "execution_count": n + 1, "id": f"c{n}", "metadata": {},
                       "source": 'print(f"max |A - B| = {rounding(1.5e-07)}")',
                       "outputs": [{"output_type": "stream", "name": "stdout", "text": stored + "\n"}]})
-    nb = {"cells": cells, "metadata": load_notebook(toc_notebooks()[0])["metadata"] | {"widgets": {}},
-          "nbformat": 4, "nbformat_minor": 5}
-    path = tmp_path / "rounding.ipynb"
-    path.write_text(json.dumps(nb))
-    result = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider",
-                             "--rootdir", str(ROOT), "-c", str(ROOT / "pytest.ini"), str(path)],
-                            capture_output=True, text=True, cwd=ROOT, timeout=300)
+    return {"rounding": crafted_notebook(cells)}
+
+
+@pytest.fixture(scope="module")
+def verdicts() -> dict[str, dict[int, str]]:
+    """Every crafted notebook of this file run by the suite's own nbval settings (pytest.ini), in
+    one pytest process: {notebook: {cell number: PASSED or FAILED}}. They are written inside the
+    book's folder, so that pytest names each cell with its notebook."""
+    folder = ROOT / "_build" / "nbval-negative"
+    shutil.rmtree(folder, ignore_errors=True)
+    folder.mkdir(parents=True)
+    notebooks = changed_digit_notebooks() | raising_notebooks() | rounding_notebooks()
+    for name, nb in notebooks.items():
+        (folder / f"{name}.ipynb").write_text(json.dumps(nb))
+    run = subprocess.run([sys.executable, "-m", "pytest", "-q", "-rA", "-p", "no:cacheprovider",
+                          "--rootdir", str(ROOT), "-c", str(ROOT / "pytest.ini"),
+                          *sorted(str(folder / f"{name}.ipynb") for name in notebooks)],
+                         capture_output=True, text=True, cwd=ROOT, timeout=300)
+    found = {name: {} for name in notebooks}
+    for verdict, name, cell in VERDICT.findall(run.stdout):
+        found[name][int(cell)] = verdict
+    assert all(found.values()), f"a notebook was not run:\n{run.stdout[-3000:]}"
+    return found
+
+
+def test_a_changed_digit_in_a_stored_tensor_fails_nbval(verdicts):
+    assert set(verdicts["original"].values()) == {"PASSED"}, f"the unchanged copy should pass: {verdicts}"
+    failed = [cell for cell, verdict in verdicts["changed"].items() if verdict == "FAILED"]
+    last = max(verdicts["changed"])
+    assert failed == [last], f"nbval should fail the changed cell ({last}) only: {verdicts['changed']}"
+
+
+def test_a_cell_tagged_raises_exception_must_really_raise(verdicts):
+    assert verdicts["does_not_raise"] == {0: "FAILED"}, (
+        f"nbval accepted a stored error that no longer happens: {verdicts['does_not_raise']}")
+
+
+def test_only_rounding_level_noise_is_forgiven(verdicts):
     for n, (stored, forgiven) in enumerate(CASES, 1):
         verdict = "PASSED" if forgiven else "FAILED"
-        assert re.search(rf"^{verdict} \S*::Cell {n}\b", result.stdout, re.MULTILINE), (
-            f"stored {stored!r} should have {verdict}:\n{result.stdout[-3000:]}")
+        assert verdicts["rounding"][n] == verdict, f"stored {stored!r} should have {verdict}"

@@ -8,6 +8,7 @@ how-to page must link every chapter's PDF either way. Needs poppler-utils (`pdfi
 `pdftotext`; `make pdf` installs them).
 """
 
+import functools
 import re
 import subprocess
 
@@ -45,8 +46,9 @@ def code_lines(path, elsewhere: list[str] = ()) -> tuple[list[str], list[str]]:
             hidden = {"hide-input", "remove-input", "remove-cell"} & set(
                 cell.get("metadata", {}).get("tags", []))
             printed.extend([] if inside or deeper or hidden else lines)
-    other = [squeeze(line) for line in [*rest, *elsewhere]]
-    return [line for line in solution if not any(squeeze(line) in o for o in other)], printed
+    # Squeezed lines hold no whitespace, so a match never spans the newline between two.
+    other = "\n".join(squeeze(line) for line in [*rest, *elsewhere])
+    return [line for line in solution if squeeze(line) not in other], printed
 
 
 def answers(path) -> list[str]:
@@ -63,6 +65,7 @@ def answers(path) -> list[str]:
     return found
 
 
+@functools.cache
 def pdf_text(pdf) -> tuple[int, str]:
     """(pages, text) of a PDF that `make pdf` printed, checked to be A4 (skip if none was built)."""
     if not PDFS.exists():
