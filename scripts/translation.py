@@ -9,6 +9,7 @@ warnings as errors and nitpicky references like `make book`. The translated site
 below the English one and shares its assets (MathJax, the widget manager, the fonts).
 """
 
+import hashlib
 import io
 import logging
 import pathlib
@@ -17,10 +18,14 @@ import shutil
 import sys
 import tarfile
 
-from fontTools import subset
-from jupyter_book.sphinx import build_sphinx
-
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+# What a translated site is made from: the book's sources and translations, the packages that
+# build it, this script, and the English site's files it shares (book/_ext/translations.py). When
+# none has changed since the last build, the site is not built again. The two heavy imports wait
+# until a build or a font is really made.
+SOURCES = ["_config.yml", "_toc.yml", "requirements-lock.txt", "scripts/translation.py", "book",
+           "notebooks", "locale"]
+SHARED = ["_static", "_images"]
 
 
 def translated_overrides(language: str, site: pathlib.Path) -> dict:
@@ -46,13 +51,19 @@ def build(builder: str, outdir: pathlib.Path, language: str | None = None) -> in
     if language:
         # Built in a folder of its own (MyST-NB keeps its executed copies beside it, outside the
         # site), written afresh (book/_ext/translations.py rewrites the pages once), then copied.
+        stamp, key = ROOT / "_build" / f"site-{language}" / "sources.sha256", fingerprint(target.parent)
+        if (target / "index.html").exists() and stamp.exists() and stamp.read_text() == key:
+            print(f"{target.relative_to(ROOT)}: up to date (no source changed since it was built)")
+            return 0
         overrides.update(translated_overrides(language, target))
-        outdir = ROOT / "_build" / f"site-{language}" / "html"
+        outdir = stamp.parent / "html"
         shutil.rmtree(outdir, ignore_errors=True)
     if builder == "gettext":  # every message extracted afresh, whatever changed
         doctrees = outdir / ".doctrees"
         overrides["html_extra_path"] = []  # not needed to extract, and absent before `make book`
         shutil.rmtree(outdir, ignore_errors=True)
+    from jupyter_book.sphinx import build_sphinx
+
     status = build_sphinx(ROOT, outdir, noconfig=True, path_config=ROOT / "_config.yml",
                           confoverrides=overrides, doctreedir=doctrees, builder=builder,
                           warningiserror=True, keep_going=True, quiet=True,
@@ -60,7 +71,24 @@ def build(builder: str, outdir: pathlib.Path, language: str | None = None) -> in
     if language and status == 0:
         shutil.rmtree(target, ignore_errors=True)
         shutil.copytree(outdir, target, ignore=shutil.ignore_patterns(".buildinfo"))
+        stamp.write_text(key)
     return status
+
+
+def fingerprint(english_site: pathlib.Path) -> str:
+    """A digest of every file a translated site is made from (SOURCES, and the English site's
+    SHARED folders), by path and content."""
+    digest = hashlib.sha256()
+    roots = [(ROOT, name) for name in SOURCES] + [(english_site, name) for name in SHARED]
+    for base, name in roots:
+        path = base / name
+        files = sorted(f for f in path.rglob("*") if f.is_file()) if path.is_dir() else [path]
+        for file in files:
+            # Compiled catalogues (.mo) are the build's own output, made from the .po files.
+            if "__pycache__" not in file.parts and file.suffix != ".mo" and file.exists():
+                digest.update(f"{file.relative_to(base)}\0".encode())
+                digest.update(file.read_bytes())
+    return digest.hexdigest()
 
 
 # CJK ideographs and punctuation, full-width forms: what the site's own font draws. Latin letters,
@@ -95,6 +123,8 @@ def font(archive: pathlib.Path, site: pathlib.Path) -> int:
     key = f"{archive.name}\n" + "\n".join("".join(sorted(c)) for c in parts.values())
     if stamp.exists() and stamp.read_text() == key:
         return 0
+    from fontTools import subset
+
     out.mkdir(parents=True, exist_ok=True)
     with tarfile.open(archive) as tar:
         ttf = tar.extractfile(FONT_MEMBER).read()
