@@ -22,37 +22,52 @@ CJK_FONT   := _build/fonts/expo-google-fonts-noto-sans-sc-$(NOTO_SANS_SC_VERSION
 # The accessibility rules engine of the browser test (tests only: never part of the site).
 AXE_VERSION := 4.14.1
 AXE        := _build/test-assets/axe-core-$(AXE_VERSION).js
+SITE_EDITIONS := _build/site-assets/student/.made
 
 .PHONY: translations book test test-full test-matrix test-floor test-colab test-gpu execute chromium pdf \
         clean editions
 
-book: $(STAMP) $(ASSETS_OK) $(CJK_FONT)
-	$(BIN)/python scripts/notebook_edition.py --student _build/site-assets/student $(NOTEBOOKS)
+book: $(STAMP) $(ASSETS_OK) $(CJK_FONT) $(SITE_EDITIONS)
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going --quiet
 	@# An incremental build with no page to rebuild copies no static file: a changed book.css
 	@# or a11y.js would not reach the site. The book's own static files are copied every time.
 	cp book/_static/* _build/html/_static/
 	@# The download button serves the Jupyter edition: Jupyter shows the source's MyST raw.
-	$(BIN)/python scripts/notebook_edition.py _build/html/_sources/notebooks $(NOTEBOOKS)
+	cp _build/jupyter-edition/*.ipynb _build/html/_sources/notebooks/
 	@# The Chinese site (pages without a translation send the reader to the English ones), then
 	@# the font of its CJK characters, cut from Noto Sans SC to the characters the site uses.
 	$(BIN)/python scripts/translation.py html _build/html/zh zh_CN
 	$(BIN)/python scripts/translation.py font $(CJK_FONT) _build/html
 	@echo "Website: _build/html/index.html (中文: _build/html/zh/index.html)"
 
+# The site's two editions of the chapters (SITE_EDITIONS, above), made again only when a chapter
+# or what the conversion reads changed: the student edition, which the site serves under
+# student/, and the Jupyter edition, which the download buttons serve.
+$(SITE_EDITIONS): $(STAMP) $(ASSETS_OK) $(NOTEBOOKS) $(wildcard book/*.md) _config.yml \
+                  book/references.bib scripts/notebook_edition.py
+	rm -rf _build/site-assets/student _build/jupyter-edition
+	$(BIN)/python scripts/notebook_edition.py --student _build/site-assets/student $(NOTEBOOKS)
+	$(BIN)/python scripts/notebook_edition.py _build/jupyter-edition $(NOTEBOOKS)
+	touch $@
+
 # `make test`: what a contributor runs on each change (budget: 3 minutes warm on 2 cores).
 # `make test-full` adds the exhaustive checks marked `full` (tests/): every student edition run
 # with right and wrong answers, the phone drag through every slider frame, the accessibility
 # audit on a phone and in dark mode, the student notebooks in JupyterLab. CI runs test-full.
+# Both run on two pytest-xdist workers, a test file each at a time (the browser files first, see
+# tests/conftest.py), the notebooks' kernels on one thread each: two kernels spinning two threads
+# each on two cores slow each other down many times over. Strict nbval holds at any thread count
+# (make test-matrix).
+PYTEST_PARALLEL := OMP_NUM_THREADS=1 $(BIN)/pytest -n 2 --dist loadfile --no-loadscope-reorder
 test: $(STAMP) chromium book $(AXE)
 	$(BIN)/ruff check notebooks tests scripts book/_ext
 	$(BIN)/ruff check --config notebooks/ruff.toml book/instructors.ipynb
-	$(BIN)/pytest -m "not full"
+	$(PYTEST_PARALLEL) -m "not full"
 
 test-full: $(STAMP) chromium book $(AXE)
 	$(BIN)/ruff check notebooks tests scripts book/_ext
 	$(BIN)/ruff check --config notebooks/ruff.toml book/instructors.ipynb
-	$(BIN)/pytest
+	$(PYTEST_PARALLEL)
 
 # The Jupyter/Colab edition (plain Markdown, no MyST), committed in editions/jupyter/notebooks/
 # because the Colab and Binder buttons open it from GitHub. Run after changing a chapter;

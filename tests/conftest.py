@@ -1,10 +1,14 @@
 """Shared paths and helpers for the checks that are not nbval."""
 
+import functools
 import html
+import http.server
 import json
 import pathlib
 import re
+import threading
 
+import pytest
 import yaml
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -58,3 +62,40 @@ def site_widgets(nb: dict) -> list[tuple[list[str], list[str], list[str]]]:
             found.append((list(slider["state"]["_options_labels"]), [p["png"] for p in pages],
                           [html.unescape(p["alt"]) for p in pages]))
     return found
+
+
+# The built site in a browser (tests/served_site.py, imported here when a browser test asks: it
+# needs this file's paths): one server and one Chromium per test file.
+@pytest.fixture(scope="module")
+def site():
+    """The base URL of the built site, served over HTTP on 127.0.0.1 at a random free port."""
+    from served_site import SiteHandler
+
+    assert (HTML / "index.html").exists(), "no built site: run `make book` (or `make test`)"
+    handler = functools.partial(SiteHandler, directory=str(HTML))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium, headless, driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+    from served_site import CHROMIUM, FLAGS
+
+    assert pathlib.Path(CHROMIUM).exists(), "Chromium is missing: `make test` installs Debian's chromium"
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield chromium
+        chromium.close()
+
+
+def pytest_collection_modifyitems(items) -> None:
+    """The two browser files first: the longest, which pytest-xdist (`make test`) gives a worker
+    each while the notebooks and the other files wait for the first worker free."""
+    items.sort(key=lambda item: not item.nodeid.startswith("tests/test_browser"))

@@ -103,8 +103,10 @@ def test_translations_match_the_english_pages(fresh):
                             "the new and fuzzy messages:\n" + "\n".join(problems))
 
 
+@pytest.mark.full
 def test_a_changed_paragraph_makes_the_translation_stale(tmp_path):
-    """Change one sentence of chapter 1 in a copy of the book: the check names that paragraph."""
+    """Change one sentence of chapter 1 in a copy of the book: the check names that paragraph.
+    (In `make test-full`: it proves the check above can fail, and builds the book once more.)"""
     for name in ["_config.yml", "_toc.yml", "book", "notebooks", "locale", "scripts"]:
         source = ROOT / name
         if source.is_dir():

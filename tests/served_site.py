@@ -1,0 +1,139 @@
+"""The built site as a reader's browser sees it: served over HTTP from 127.0.0.1 (a thread, a
+random free port) as GitHub Pages serves it, opened in Debian's Chromium with every request that
+leaves the site refused and reported. Shared by tests/test_browser.py (every page) and
+tests/test_browser_interaction.py (what a reader does on a page); conftest.py makes the `site`
+and `browser` fixtures from it. Screenshots land in _build/screenshots/ for humans to look at.
+"""
+
+import fcntl
+import gzip
+import http.server
+import json
+import pathlib
+import shutil
+from urllib.parse import unquote, urlparse
+
+from conftest import HTML, SCREENSHOTS
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync", "--disable-quic"]
+PAGES = sorted(p for p in HTML.rglob("*.html")
+               if not {"_static", "_sources", "assets", "_images"} & set(p.relative_to(HTML).parts)
+               and not (p.relative_to(HTML).parts[0] == "zh" and 'http-equiv="Refresh"' in p.read_text()))
+CHAPTERS = [p for p in PAGES if p.relative_to(HTML).parts[0] == "notebooks"]
+DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
+WEIGHTS = SCREENSHOTS / "weights.json"  # the measured figures, for the README
+COMPRESSED = {".html", ".js", ".css", ".json", ".svg", ".txt", ".ipynb", ".inv"}
+
+# Text a reader sees outside typeset maths and code must hold no TeX: a `$` there is a maths
+# block that did not parse (a `$$` without blank lines around it shows "… and $" and garbage).
+RAW_TEX = r"""() => {
+  const skip = new Set(["PRE", "CODE", "SCRIPT", "STYLE", "TEXTAREA", "MJX-CONTAINER"]);
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  const raw = [];
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    let el = node.parentElement, inside = false;
+    for (; el; el = el.parentElement) if (skip.has(el.tagName)) { inside = true; break; }
+    if (!inside && /\$|\\\(|\\\[|\\begin\{|\\frac|\\mathbb|\\operatorname/.test(node.textContent))
+      raw.push(node.textContent.trim().slice(0, 80));
+  }
+  return raw;
+}"""
+
+IMAGES = """async () => {
+  const imgs = Array.from(document.images);
+  imgs.forEach(img => { img.loading = "eager"; });
+  const ok = await Promise.all(imgs.map(img => img.decode().then(() => img.naturalWidth > 0, () => false)));
+  return imgs.filter((img, i) => !ok[i]).map(img => img.src.slice(0, 120));
+}"""
+
+
+class SiteHandler(http.server.SimpleHTTPRequestHandler):
+    """Serves the built site as GitHub Pages does: text files gzip-compressed when the browser
+    accepts it, images and fonts as they are."""
+
+    def log_message(self, format, *args):  # noqa: A002 (the base class names it so)
+        pass
+
+    def do_GET(self):
+        path = pathlib.Path(self.translate_path(self.path))
+        if path.suffix not in COMPRESSED or not path.is_file() or "gzip" not in self.headers.get(
+                "Accept-Encoding", ""):
+            return super().do_GET()
+        body = gzip.compress(path.read_bytes(), compresslevel=6)
+        self.send_response(200)
+        self.send_header("Content-Type", self.guess_type(str(path)))
+        self.send_header("Content-Encoding", "gzip")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+
+def record_weight(name: str, figures: dict) -> None:
+    """Keep a measured figure in _build/screenshots/weights.json (locked: two test files write)."""
+    with open(WEIGHTS.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        weights = json.loads(WEIGHTS.read_text()) if WEIGHTS.exists() else {}
+        weights[name] = figures
+        WEIGHTS.write_text(json.dumps(weights, indent=1, sort_keys=True))
+
+
+class SitePage:
+    """A page of the served site: every request elsewhere refused, console errors and bytes kept."""
+
+    def __init__(self, browser, site: str, path: pathlib.Path, viewport=DESKTOP, dark=False,
+                 query: str = ""):
+        self.site = site
+        self.context = browser.new_context(viewport=viewport)
+        self.context.set_default_timeout(60_000)  # the CPU may be busy with notebooks
+        self.network, self.errors, self.failed, self.bytes = [], [], [], {}
+        self.context.route("**/*", self._route)
+        if dark:  # what the theme's light/dark switch stores
+            self.context.add_init_script(
+                "localStorage.setItem('mode', 'dark'); localStorage.setItem('theme', 'dark');")
+        self.page = self.context.new_page()
+        self.page.on("console", lambda m: m.type == "error" and self.errors.append(m.text))
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.page.on("response", lambda r: r.status >= 400 and self.failed.append(f"{r.status} {r.url}"))
+        self.page.on("requestfinished", self._count)
+        self.page.goto(self.url(path) + query, wait_until="load")
+        self.page.wait_for_load_state("networkidle")
+
+    def url(self, path: pathlib.Path) -> str:
+        return self.site + path.relative_to(HTML).as_posix()
+
+    def _route(self, route):
+        if route.request.url.startswith(self.site):
+            route.continue_()
+        else:
+            self.network.append(route.request.url)
+            route.abort()
+
+    def _count(self, request):
+        if request.url.startswith(self.site):
+            self.bytes[request.url] = max(0, request.sizes()["responseBodySize"])
+
+    def weight(self) -> dict:
+        """Bytes this page loaded: as transferred (text gzip-compressed) and as files on disk."""
+        files = [HTML / unquote(urlparse(url).path).lstrip("/") for url in self.bytes]
+        return {"transferred": sum(self.bytes.values()),
+                "uncompressed": sum(f.stat().st_size for f in files if f.is_file()),
+                "requests": len(self.bytes)}
+
+    def wait_for_maths(self):
+        self.page.wait_for_function("() => window.MathJax && MathJax.startup && MathJax.startup.promise")
+        self.page.evaluate("() => MathJax.startup.promise")
+
+    def assert_clean(self):
+        assert self.errors == [], f"JavaScript console errors: {self.errors} (failed: {self.failed})"
+        assert self.failed == [], f"requests the site could not serve: {self.failed}"
+        assert self.network == [], f"the page tried to leave the site: {self.network}"
+
+    def close(self):
+        self.context.close()
+
+
+def shot_name(path: pathlib.Path, suffix: str = "") -> pathlib.Path:
+    name = path.relative_to(HTML).with_suffix("").as_posix().replace("/", "__")
+    return SCREENSHOTS / f"{name}{suffix}.png"
