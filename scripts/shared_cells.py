@@ -84,15 +84,38 @@ from IPython.display import display
 
 # ipywidgets 7 (Colab's) makes its comms in a way ipykernel 6.18+ deprecates
 warnings.filterwarnings("ignore", ".*ipykernel.comm.Comm", DeprecationWarning)
+# A figure is shown 100 CSS px to the inch, stored at twice that (sharp on
+# a 2x screen); its smallest text must stay readable in a 358-px phone column.
+CSS_PPI, PHONE_COLUMN_PX, MIN_TEXT_PX, MIN_TEXT_PT = 100, 358, 9, 8
 
 
+# %%
+def retina_png(fig: plt.Figure) -> tuple[bytes, int, float]:
+    """A figure's PNG at 2x, its CSS width, its smallest text (pt); closes it."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=2 * CSS_PPI, bbox_inches="tight")
+    text_pt = min((t.get_fontsize() for t in fig.findobj(Text)
+                   if t.get_visible() and t.get_text().strip()), default=99)
+    plt.close(fig)
+    png = palette_png(buffer, colours=128)
+    return png, Image.open(io.BytesIO(png)).width // 2, text_pt
+
+
+# %%
 def show(fig: plt.Figure, alt: str) -> None:
     """Display a figure with alt text saying what it shows, then close it."""
     if len(alt.split()) < 6:
         raise ValueError("alt text says what the figure shows, in 6 words or"
                          f" more; got {alt!r}")
-    display(fig, metadata={"image/png": {"alt": alt}})
-    plt.close(fig)
+    png, width, text_pt = retina_png(fig)
+    on_phone = text_pt * CSS_PPI / 72 * min(1, PHONE_COLUMN_PX / width)
+    if text_pt < MIN_TEXT_PT or on_phone < MIN_TEXT_PX:
+        raise ValueError(f"text of at least {MIN_TEXT_PT} pt, and {MIN_TEXT_PX}"
+                         f" px in a {PHONE_COLUMN_PX}-px column; got {text_pt}"
+                         f" pt and {on_phone:.1f} px: narrower or larger text")
+    meta = {"alt": alt, "width": width, "text_pt": text_pt}
+    display({"image/png": base64.b64encode(png).decode()}, raw=True,
+            metadata={"image/png": meta})
 
 
 # %%

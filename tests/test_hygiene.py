@@ -1,6 +1,7 @@
 """Static checks on every notebook: what nbval cannot see by re-executing."""
 
 import base64
+import io
 import re
 
 import pytest
@@ -188,3 +189,29 @@ def test_every_figure_and_frame_has_alt_text(path):
         for alt in alts:
             assert not alt_problem(alt), f"{path.name}: slider frame: {alt_problem(alt)}"
         assert len(set(alts)) == len(alts), f"{path.name}: each frame's alt text says what it shows"
+
+
+# Figures for the column they sit in: show() stores each at twice its CSS width (sharp on a 2x
+# screen) with that width and its smallest text (points) in the output's metadata. The text must
+# be at least 11 CSS px where the figure is shown whole (a desktop column) and 9 px in a 358-px
+# phone column, where a wider figure is scaled down. The browser test measures the same on the
+# rendered pages.
+CSS_PPI, PHONE_COLUMN_PX, MIN_PHONE_PX, MIN_DESKTOP_PX = 100, 358, 9, 11
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_figure_is_sharp_and_readable_on_a_phone(path):
+    from PIL import Image
+
+    for i, cell in enumerate(code_cells(load_notebook(path)), 1):
+        for out in cell["outputs"]:
+            if "image/png" not in out.get("data", {}):
+                continue
+            meta = out.get("metadata", {}).get("image/png", {})
+            assert {"width", "text_pt"} <= meta.keys(), f"{path.name} cell {i}: display with show()"
+            png = Image.open(io.BytesIO(base64.b64decode(out["data"]["image/png"])))
+            assert abs(png.width - 2 * meta["width"]) <= 1, f"{path.name} cell {i}: not stored at 2x"
+            px = meta["text_pt"] * CSS_PPI / 72
+            assert px >= MIN_DESKTOP_PX, f"{path.name} cell {i}: smallest text {px:.1f} px"
+            on_phone = px * min(1, PHONE_COLUMN_PX / meta["width"])
+            assert on_phone >= MIN_PHONE_PX, f"{path.name} cell {i}: {on_phone:.1f} px on a phone"
