@@ -111,9 +111,9 @@ def show(fig: plt.Figure, alt: str) -> None:
     on_phone = text_pt * CSS_PPI / 72 * min(1, PHONE_COLUMN_PX / width)
     if text_pt < MIN_TEXT_PT or on_phone < MIN_TEXT_PX:
         raise ValueError(f"text of at least {MIN_TEXT_PT} pt, and"
-                         f" {MIN_TEXT_PX} px in a {PHONE_COLUMN_PX}-px column; got"
-                         f" {text_pt} pt and {on_phone:.1f} px: narrower or"
-                         " larger text")
+                         f" {MIN_TEXT_PX} px in a {PHONE_COLUMN_PX}-px"
+                         f" column; got {text_pt} pt and {on_phone:.1f}"
+                         " px: narrower or larger text")
     meta = {"alt": alt, "width": width, "text_pt": text_pt}
     display({"image/png": base64.b64encode(png).decode()}, raw=True,
             metadata={"image/png": meta})
