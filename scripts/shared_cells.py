@@ -48,7 +48,7 @@ from PIL import Image
 
 
 def palette_png(buffer: io.BytesIO, colours: int = 64) -> bytes:
-    """The PNG in buffer with a palette of a few colours: a third the bytes."""
+    """The PNG in buffer with a palette of a few colours: fewer bytes."""
     buffer.seek(0)
     image = Image.open(buffer).convert("RGB").quantize(colours)
     smaller = io.BytesIO()
