@@ -36,6 +36,7 @@ import ast
 import builtins
 import contextlib
 import dis
+import functools
 import json
 import os
 import pathlib
@@ -132,20 +133,28 @@ def cell_is_set(cell) -> bool:
     return True
 
 
+CODE = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, types.ModuleType, type,
+        types.WrapperDescriptorType, types.MethodDescriptorType, types.ClassMethodDescriptorType,
+        types.GetSetDescriptorType, types.MemberDescriptorType, property, classmethod, staticmethod,
+        functools.partial)
+PLAIN = (int, float, complex, str, bytes, bool, type(None), tuple, list, dict, set, frozenset)
+
+
 def is_code(value: object) -> bool:
-    """Whether a value is code (a function, class, module or other callable) rather than data."""
-    return isinstance(value, (types.ModuleType, type)) or callable(value)
+    """Whether a value is code (a function, method, class or module) rather than data."""
+    return isinstance(value, CODE)
 
 
 # ----------------------------------------------------------------------------- snapshot
 
 
 class Snapshot:
-    """The process as it stands before an answer: every module's attributes, the classes and
-    functions they hold (watched live, see Watch), and the chapter's namespace."""
+    """The process as it stands before an answer: the attributes of every module and of every
+    class they hold, the functions they hold (their code is watched live, see Watch), the
+    chapter's namespace, and the code of the chapter's own functions and of the check."""
 
-    def __init__(self, ns: dict, used: set[str]) -> None:
-        self.ns, self.used = dict(ns), used
+    def __init__(self, ns: dict, check: dict) -> None:
+        self.ns, self.used = dict(ns), used_names(ns, check["code"])
         self.builtin_names = set(vars(builtins))
         self.answer_type_error = ns.get("AnswerTypeError")
         self.modules = {name: (m, dict(vars(m))) for name, m in list(sys.modules.items())
@@ -159,6 +168,9 @@ class Snapshot:
                 self.note(attrs.values())
             self.note(self.ns.values())
         self.watched = {id(m) for m, _ in self.modules.values()} | set(self.classes) | self.functions
+        chapter = [v.__code__ for v in ns.values()
+                   if isinstance(v, types.FunctionType) and v.__globals__ is ns]
+        self.chapter_code = {id(c) for c in nested(chapter + [check["definitions"]])}
 
     def note(self, values) -> None:
         for value in values:
@@ -169,9 +181,10 @@ class Snapshot:
             elif isinstance(value, types.FunctionType):
                 self.functions.add(id(value))
 
-    def changes(self, id=id, len=len, map=map, tuple=tuple) -> list[str]:
-        """What differs now in the modules' attributes (classes and functions: see Watch).
-        The built-ins it uses are bound here, where no answer can have replaced them."""
+    def changes(self, id=id, len=len, map=map, tuple=tuple, type=type) -> list[str]:
+        """What differs now in the attributes of the modules and of their classes (a class's
+        plain data, such as a counter, aside). The built-ins it uses are bound here, where no
+        answer can replace them."""
         found = []
         for name, (module, attrs) in self.modules.items():
             if sys.modules.get(name) is not module:
@@ -182,8 +195,7 @@ class Snapshot:
                     and tuple(now) == tuple(attrs):
                 continue  # unchanged (the common case, checked fast)
             found += [f"sets {name}.{k}" for k, v in attrs.items()
-                      if now.get(k, MISSING) is not v and (name, k) not in ALLOWED
-                      and not (k.startswith("_") and not dunder(k))]
+                      if now.get(k, MISSING) is not v and (name, k) not in ALLOWED and public(k)]
             found += [f"adds {name}.{k}, hiding the built-in {k}" for k in now.keys() - attrs.keys()
                       if k in self.builtin_names]
         for cls, attrs, ids in self.classes.values():
@@ -193,15 +205,31 @@ class Snapshot:
             if len(now) == len(attrs) and tuple(map(id, now.values())) == ids and tuple(now) == tuple(attrs):
                 continue
             found += [f"sets {cls.__module__}.{cls.__qualname__}.{k}" for k in attrs.keys() | now.keys()
-                      if now.get(k, MISSING) is not attrs.get(k, MISSING) and k not in ALLOWED_ON_CLASSES
-                      and not (k.startswith("_") and not dunder(k))]
+                      if now.get(k, MISSING) is not attrs.get(k, MISSING) and public(k)
+                      and k not in ALLOWED_ON_CLASSES
+                      and not (type(now.get(k)) in PLAIN and type(attrs.get(k)) in PLAIN)]
         return found
 
+    def rebound(self, ns: dict, before: dict) -> list[str]:
+        """The names the check uses that are bound to other code than before: a function, class
+        or module of the chapter redefined, or a built-in hidden."""
+        return [name for name in sorted(self.used) if ns.get(name, MISSING) is not before.get(name, MISSING)
+                and (is_code(before[name]) if name in before else name in self.builtin_names)]
 
-def namespace_changes(ns: dict, before: dict) -> list[str]:
-    """Names of the chapter's own namespace bound otherwise than before (through __globals__)."""
-    return [f"changes {k!r} in the chapter" for k in ns.keys() | before.keys()
-            if ns.get(k, MISSING) is not before.get(k, MISSING)]
+
+def public(name: str) -> bool:
+    """Whether an attribute is part of what others use (not _private; special methods are)."""
+    return not name.startswith("_") or dunder(name)
+
+
+def nested(codes: list[types.CodeType]) -> list[types.CodeType]:
+    """These code objects and every one defined inside them."""
+    found = []
+    while codes:
+        code = codes.pop()
+        found.append(code)
+        codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+    return found
 
 
 class Watch:
@@ -216,14 +244,15 @@ class Watch:
         watch = self
 
         class Guarded(types.ModuleType):
-            # type(sys)(name) makes modules of this class too: only the snapshot's are watched
+            # type(sys)(name) makes modules of this class too: only the snapshot's are watched,
+            # and what the chapter's own code sets (it may switch a library function off) is not
             def __setattr__(self, name, value):
-                if id(self) in modules:
+                if id(self) in modules and id(sys._getframe(1).f_code) not in snap.chapter_code:
                     watch.module_set(modules[id(self)], self, name, value)
                 super().__setattr__(name, value)
 
             def __delattr__(self, name):
-                if id(self) in modules:
+                if id(self) in modules and id(sys._getframe(1).f_code) not in snap.chapter_code:
                     watch.module_set(modules[id(self)], self, name, MISSING)
                 super().__delattr__(name)
 
@@ -330,18 +359,13 @@ def confine(memory_gib: float) -> None:
 def run_answer(shell, snap: Snapshot, check: dict, code: str, memory_gib: float) -> tuple[str, str]:
     """In the forked copy: the answer, then the pristine check; the verdict and its message."""
     confine(memory_gib)
-    chapter_ns = shell.user_ns
-    student = types.ModuleType("__main__")
-    vars(student).update(chapter_ns)
-    sys.modules["__main__"], shell.user_module, shell.user_ns = student, student, vars(student)
+    ns = shell.user_ns  # the chapter's namespace: the answer runs there, as in the notebook
     watch = Watch(snap)
     result = shell.run_cell(code, store_history=False)
     if result.error_before_exec is not None:
         return ERROR, f"the answer does not run: {describe(result.error_before_exec)}"
-    mine = vars(student)
-    values = [mine.get(name, MISSING) for name in check["names"]]
-    found = (watch.found + namespace_changes(chapter_ns, snap.ns)
-             + odd_answers([v for v in values if v is not MISSING], snap))
+    values = [ns.get(name, MISSING) for name in check["names"]]
+    found = watch.found + odd_answers([v for v in values if v is not MISSING], snap)
     if found:  # (what an answer changed without an attribute set is looked for once, at the end)
         return TAMPERED, "the answer " + "; ".join(dict.fromkeys(found))
     if watch.refused:
@@ -351,16 +375,15 @@ def run_answer(shell, snap: Snapshot, check: dict, code: str, memory_gib: float)
     missing = [name for name, v in zip(check["names"], values, strict=True) if v is MISSING]
     if missing:
         return NOT_ANSWERED, f"{', '.join(missing)} not defined"
-    redefined = [name for name in sorted(snap.used - set(check["names"]))
-                 if mine.get(name, MISSING) is not snap.ns.get(name, MISSING)
-                 and is_code(mine.get(name)) and (name in snap.ns or name in snap.builtin_names)]
-    for name, value in zip(check["names"], values, strict=True):
-        chapter_ns[name] = value
-    exec(check["definitions"], chapter_ns)
-    before = dict(chapter_ns)
-    verdict, message = judge(eval(check["test"], chapter_ns), values, snap.answer_type_error)
+    redefined = [name for name in snap.rebound(ns, snap.ns) if name not in check["names"]]
+    for name in redefined:  # the chapter's own, for the check (data the answer rebinds, it sees)
+        ns.pop(name, None) if name not in snap.ns else ns.__setitem__(name, snap.ns[name])
+    exec(check["definitions"], ns)
+    before = dict(ns)
+    verdict, message = judge(eval(check["test"], ns), values, snap.answer_type_error)
     watch.on = False
-    found = watch.found + snap.changes() + namespace_changes(chapter_ns, before)
+    found = watch.found + snap.changes() + [f"redefines {name} while the check runs"
+                                            for name in snap.rebound(ns, before)]
     if found:
         return TAMPERED, "the answer " + "; ".join(dict.fromkeys(found))
     if watch.refused:
@@ -446,6 +469,9 @@ def main(job_file: str, results_file: str) -> int:
 
     sys.addaudithook(offline)
     tempfile.gettempdir()  # caches the folder in the tempfile module now, not in an answer's copy
+    import torch  # every chapter's; on the CPU (CUDA is hidden), so every machine grades alike
+
+    torch.backends.mps.is_available = lambda: False
     job = json.loads(pathlib.Path(job_file).read_text())
     nb = nbformat.read(job["edition"], as_version=4)
     pending: dict[str, list[dict]] = {}
@@ -467,7 +493,7 @@ def main(job_file: str, results_file: str) -> int:
         label = cell.metadata.get("exercise") if "answer" in cell.metadata.get("tags", []) else None
         if label in pending and index + 1 < len(nb.cells):
             check = split_check(shell, nb.cells[index + 1].source)
-            snap = Snapshot(shell.user_ns, used_names(shell.user_ns, check["code"]))
+            snap = Snapshot(shell.user_ns, check)
             for answer in pending.pop(label):
                 started = time.monotonic()
                 verdict = isolated(shell, snap, check, answer["code"], job["timeout"], job["memory"])

@@ -10,6 +10,7 @@ verdict it earns. `make test` grades a handful of them for chapter 2; the `full`
 answer of every chapter.
 """
 
+import ast
 import copy
 import csv
 import importlib.util
@@ -53,7 +54,7 @@ CHEATS = {
     "shadows-a-builtin": ("WRONG\nisinstance = lambda *a: True", "tampered", "isinstance"),
     "reaches-check-globals": (
         "WRONG\ncheck.__globals__['as_number'] = lambda *a, **k: 0", "tampered",
-        "changes 'as_number' in the chapter"),
+        "redefines as_number"),
     "tensor-that-lies": (
         "WRONG\nimport torch\nclass Liar(torch.Tensor):\n    def __le__(self, other):\n"
         "        return True\nNAME0 = torch.zeros(1).as_subclass(Liar)", "tampered", "Liar"),
@@ -124,7 +125,8 @@ def cheat(nb: nbformat.NotebookNode, path: pathlib.Path, name: str) -> tuple[str
     """The submission of one cheat, on the chapter's first check that uses as_number; its label."""
     ex = next((e for e in checked(nb) if "as_number(" in nb.cells[e.check].source), checked(nb)[0])
     wrong = next(code for key, code in wrong_answers(path).items() if key.startswith(ex.label + "/"))
-    return ex.label, cheated(nb, ex, wrong, name)
+    official = "\n\n".join(solutions(path)[ex.label])
+    return ex.label, cheated(nb, ex, after_official(wrong, official), name)
 
 
 def cheated(nb: nbformat.NotebookNode, ex: grade.Exercise, wrong: str, name: str) -> nbformat.NotebookNode:
@@ -153,25 +155,34 @@ def write(folder: pathlib.Path, name: str, nb: nbformat.NotebookNode) -> str:
     return f"{name}.ipynb"
 
 
+def names(code: str, context: type) -> set[str]:
+    """The names a piece of code reads (context ast.Load) or binds (ast.Store)."""
+    return {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name) and isinstance(n.ctx, context)}
+
+
+def after_official(code: str, official: str) -> str:
+    """An answer as tests/test_course.py runs it, after the official solution, when it reads a name
+    that only the official solution binds (the grader runs each answer alone)."""
+    return f"{official}\n\n{code}" if names(code, ast.Load) & names(official, ast.Store) else code
+
+
 def expect(path: pathlib.Path, folder: pathlib.Path, cheats: list[str],
            wrong_keys: list[str] | None = None, right: bool = True) -> dict:
     """Write the submissions for one chapter; what each (student, exercise) must be graded."""
     nb = student_edition(path)
-    official = solutions(path)
+    official = {label: "\n\n".join(code) for label, code in solutions(path).items()}
     labels = [e.label for e in checked(nb)]
     expected = {}
-    name = write(folder, f"{path.stem}-official", submission(
-        nb, {label: "\n\n".join(official[label]) for label in labels}))
+    name = write(folder, f"{path.stem}-official", submission(nb, {k: official[k] for k in labels}))
     expected |= {(name, label): ("correct", "") for label in labels}
     wrong = wrong_answers(path)
-    for key in wrong if wrong_keys is None else wrong_keys:
-        name = write(folder, f"{path.stem}-wrong-{key.replace('/', '-')}", submission(
-            nb, {key.split("/")[0]: wrong[key]}))
-        expected[name, key.split("/")[0]] = ("not yet", "")
-    for key, code in (right_answers(path) if right else {}).items():
-        name = write(folder, f"{path.stem}-right-{key.replace('/', '-')}", submission(
-            nb, {key.split("/")[0]: code}))
-        expected[name, key.split("/")[0]] = ("correct", "")
+    answers = [(key, wrong[key], "wrong", "not yet") for key in wrong_keys or wrong]
+    answers += [(key, code, "right", "correct") for key, code in right_answers(path).items() if right]
+    for key, code, kind, verdict in answers:
+        label = key.split("/")[0]
+        name = write(folder, f"{path.stem}-{kind}-{key.replace('/', '-')}", submission(
+            nb, {label: after_official(code, official[label])}))
+        expected[name, label] = (verdict, "")
     for cheat_name in cheats:
         label, cheating = cheat(nb, path, cheat_name)
         name = write(folder, f"{path.stem}-cheat-{cheat_name}", cheating)
