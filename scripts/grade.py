@@ -31,7 +31,6 @@ import collections
 import csv
 import dataclasses
 import difflib
-import importlib.util
 import json
 import os
 import pathlib
@@ -43,10 +42,7 @@ import nbformat
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
-_spec = importlib.util.spec_from_file_location("notebook_edition", ROOT / "scripts" / "notebook_edition.py")
-editions = importlib.util.module_from_spec(_spec)
-sys.modules["notebook_edition"] = editions  # dataclasses resolve their module by name
-_spec.loader.exec_module(editions)
+import notebook_edition as editions  # noqa: E402 (beside this file)
 
 WORKER = ROOT / "scripts" / "grade_worker.py"
 CORRECT, NOT_YET, NOT_ANSWERED = "correct", "not yet", "not answered"
@@ -131,6 +127,7 @@ def pristine_chapters(paths: list[pathlib.Path]) -> list[Chapter]:
 
 
 def is_student_edition(path: pathlib.Path) -> bool:
+    """Whether a notebook is a student edition already (it has answer cells)."""
     nb = nbformat.read(path, as_version=4)
     return any(editions.ANSWER_TAG in tags(c) for c in nb.cells)
 
@@ -177,11 +174,12 @@ def read_answers(student: str, nb: nbformat.NotebookNode, chapter: Chapter) -> l
         end = min(after, default=len(nb.cells))
         region = range(start + 1, end)
         mine = [j for j in region if where[j] in (None, ex.answer)]
-        answers.append(answer_of(student, ex, chapter, nb, mine, where, position))
+        answers.append(answer_of(student, ex, chapter, nb, mine, position))
     return answers
 
 
-def answer_of(student, ex, chapter, nb, mine, where, position) -> Answer:
+def answer_of(student: str, ex: Exercise, chapter: Chapter, nb: nbformat.NotebookNode,
+              mine: list[int], position: dict[int, int]) -> Answer:
     """One exercise's answer: code to run, or a verdict reached without running anything."""
     stub = chapter.nb.cells[ex.answer]
     pristine_check = chapter.nb.cells[ex.check] if ex.check is not None else None
@@ -196,7 +194,7 @@ def answer_of(student, ex, chapter, nb, mine, where, position) -> Answer:
     if pristine_check is not None:
         source = "\n\n".join(c.source for c in code)
         if not source.strip() or cell_key(nbformat.v4.new_code_cell(source)) == cell_key(stub):
-            answer.verdict, answer.message = NOT_ANSWERED, "the answer cell is as handed out"
+            answer.verdict, answer.message = NOT_ANSWERED, "the answer cell is as handed out, or empty"
         else:
             answer.code = source
         return answer
@@ -206,7 +204,7 @@ def answer_of(student, ex, chapter, nb, mine, where, position) -> Answer:
     else:
         words = sum(len(c.source.split()) for c in written)
         answer.verdict = BY_HAND
-        answer.message = f"no check: grade it by hand ({words} words in {len(written)} cells)"
+        answer.message = f"no check: {words} words to mark against its solution"
     return answer
 
 

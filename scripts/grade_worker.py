@@ -9,17 +9,15 @@ an IPython shell (no Jupyter kernel: nothing but this process). At each exercise
 it forks, once per answer, a copy of the process as the chapter stands just before the answer
 cell, and in that copy:
 
-1. runs the student's code in a namespace of its own (a copy of the chapter's), so that a name
-   the answer rebinds is not the name the check reads;
-2. looks for what the answer changed outside its own names: a helper the check uses redefined,
-   an attribute of a module or of a class, or a function's code, set (live where Python lets it
-   be seen, and by comparing with a snapshot taken before the fork), the chapter's own namespace
-   reached and changed, a trace function, an answer holding an object of a class made to compare
-   as it likes;
-3. binds the answer names in the chapter's namespace, runs the pristine check cell's definitions
-   there, and calls its test on the answers, as the shared `check()` does; the verdict comes from
-   what the test returns, never from printed text; then looks again (2) for anything changed
-   while the test ran the student's functions.
+1. runs the student's code in the chapter's namespace, as the notebook did;
+2. looks for what the answer changed that the check relies on: a function, class or module the
+   check uses bound to other code (it is put back for the check, and reported), an attribute of
+   a module or of a class set, or a function's code (live where Python lets it be seen, and by
+   comparing with a snapshot taken before the fork), a trace function installed, an answer
+   holding an object of a class of its own made to compare as it likes;
+3. runs the pristine check cell's definitions and calls its test on the answers, as the shared
+   `check()` does: the verdict comes from what the test returns, never from printed text; then
+   looks again (2) for anything changed while the test ran the student's functions.
 
 The copy runs offline (network, processes, threads and signals refused by an audit hook), with
 its output discarded, a memory limit (RLIMIT_AS) and a time limit (the parent kills it). One line
@@ -62,13 +60,12 @@ REFUSED = OFFLINE | {
     "subprocess.Popen": "start a process", "os.system": "start a process",
     "os.exec": "start a process", "os.posix_spawn": "start a process", "os.spawn": "start a process",
     "os.fork": "fork the process", "os.forkpty": "fork the process",
-    "os.kill": "send a signal", "os.killpg": "send a signal", "signal.pthread_kill": "send a signal",
-    "_thread.start_new_thread": "start a thread"}
+    "os.kill": "send a signal", "os.killpg": "send a signal", "signal.pthread_kill": "send a signal"}
 # Attributes that change in normal operation: Python's and IPython's own bookkeeping.
 ALLOWED = {("sys", name) for name in ("stdout", "stderr", "stdin", "displayhook", "excepthook",
                                       "last_type", "last_value", "last_traceback", "last_exc")}
 IMMUTABLE = 1 << 8  # Py_TPFLAGS_IMMUTABLETYPE: a class whose attributes cannot be set
-ALLOWED_ON_CLASSES = {"__slotnames__", "__abstractmethods__", "_abc_impl"}
+ALLOWED_ON_CLASSES = {"__slotnames__", "__abstractmethods__"}  # caches that copy and abc keep
 # Special methods through which an object of the student's own class could answer any comparison.
 COMPARING = {"__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__", "__bool__", "__float__",
              "__int__", "__index__", "__array__", "__torch_function__", "__torch_dispatch__",
@@ -82,6 +79,7 @@ def offline(event: str, args: tuple) -> None:
 
 
 def describe(error: BaseException) -> str:
+    """An exception as its name and the first line of its message."""
     text = str(error).strip().splitlines()
     return f"{type(error).__name__}: {text[0]}" if text else type(error).__name__
 
@@ -94,6 +92,7 @@ def stopped(error: BaseException, memory_gib: float) -> str:
 
 
 def dunder(name: str) -> bool:
+    """Whether a name is a special method's (__eq__)."""
     return name.startswith("__") and name.endswith("__")
 
 
@@ -311,7 +310,7 @@ def odd_answers(values: list, snap: Snapshot) -> list[str]:
     while todo:
         value, level = todo.pop()
         cls = type(value)
-        made_here = [c for c in cls.__mro__ if id(c) not in snap.classes and c.__module__ == "__main__"]
+        made_here = [c for c in cls.__mro__ if id(c) not in snap.classes]  # since the snapshot
         torch = sys.modules.get("torch")
         if made_here and torch is not None and issubclass(cls, torch.Tensor):
             found.append(f"an answer is a tensor subclass made in the submission ({cls.__name__})")
@@ -426,8 +425,7 @@ def isolated(shell, snap: Snapshot, check: dict, code: str, timeout: float,
         os.close(read_end)
         return TIMEOUT, f"no verdict within {timeout:g} s"
     os.close(read_end)
-    _, status, usage = os.wait4(pid, 0)
-    print(f"  answer: {usage.ru_utime + usage.ru_stime:.2f} s of CPU", flush=True)
+    _, status = os.waitpid(pid, 0)
     text = data.decode(errors="replace")
     if text.startswith(token):
         with contextlib.suppress(ValueError):
@@ -503,7 +501,7 @@ def main(job_file: str, results_file: str) -> int:
         started = time.monotonic()
         with contextlib.redirect_stdout(sys.stderr):
             result = shell.run_cell(cell.source, store_history=False)
-        print(f"cell {index}: {time.monotonic() - started:.1f} s, CPU {time.process_time():.1f}", flush=True)
+        print(f"cell {index}: {time.monotonic() - started:.1f} s", flush=True)
         if not result.success and "raises-exception" not in cell.metadata.get("tags", []):
             error = result.error_before_exec or result.error_in_exec
             for answer in (a for answers in pending.values() for a in answers):

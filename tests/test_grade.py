@@ -13,21 +13,18 @@ answer of every chapter.
 import ast
 import copy
 import csv
-import importlib.util
 import pathlib
 import sys
 
 import nbformat
 import pytest
 from conftest import ROOT, toc_notebooks
+from IPython.core.inputtransformer2 import TransformerManager
 from test_course import right_answers, solutions, wrong_answers
 
-spec = importlib.util.spec_from_file_location("grade", ROOT / "scripts" / "grade.py")
-grade = importlib.util.module_from_spec(spec)
-sys.modules["grade"] = grade  # dataclasses resolve their module by name
-spec.loader.exec_module(grade)
 sys.path.insert(0, str(ROOT / "scripts"))
-import grade_worker  # noqa: E402 (found beside grade.py)
+import grade  # noqa: E402 (scripts/)
+import grade_worker  # noqa: E402
 from sync_shared_cells import canonical_cells  # noqa: E402
 
 NOTEBOOKS = toc_notebooks()
@@ -121,12 +118,12 @@ def submission(nb: nbformat.NotebookNode, answers: dict[str, str],
     return nb
 
 
-def cheat(nb: nbformat.NotebookNode, path: pathlib.Path, name: str) -> tuple[str, nbformat.NotebookNode]:
+def cheat(nb: nbformat.NotebookNode, official: dict[str, str], wrong: dict[str, str],
+          name: str) -> tuple[str, nbformat.NotebookNode]:
     """The submission of one cheat, on the chapter's first check that uses as_number; its label."""
     ex = next((e for e in checked(nb) if "as_number(" in nb.cells[e.check].source), checked(nb)[0])
-    wrong = next(code for key, code in wrong_answers(path).items() if key.startswith(ex.label + "/"))
-    official = "\n\n".join(solutions(path)[ex.label])
-    return ex.label, cheated(nb, ex, after_official(wrong, official), name)
+    code = next(code for key, code in wrong.items() if key.startswith(ex.label + "/"))
+    return ex.label, cheated(nb, ex, after_official(code, official[ex.label]), name)
 
 
 def cheated(nb: nbformat.NotebookNode, ex: grade.Exercise, wrong: str, name: str) -> nbformat.NotebookNode:
@@ -157,7 +154,8 @@ def write(folder: pathlib.Path, name: str, nb: nbformat.NotebookNode) -> str:
 
 def names(code: str, context: type) -> set[str]:
     """The names a piece of code reads (context ast.Load) or binds (ast.Store)."""
-    return {n.id for n in ast.walk(ast.parse(code)) if isinstance(n, ast.Name) and isinstance(n.ctx, context)}
+    tree = ast.parse(TransformerManager().transform_cell(code))  # %%minilm and the like
+    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, context)}
 
 
 def after_official(code: str, official: str) -> str:
@@ -168,8 +166,10 @@ def after_official(code: str, official: str) -> str:
 
 def expect(path: pathlib.Path, folder: pathlib.Path, cheats: list[str],
            wrong_keys: list[str] | None = None, right: bool = True) -> dict:
-    """Write the submissions for one chapter; what each (student, exercise) must be graded."""
+    """Write the submissions for one chapter, and its student edition beside the folder (to
+    grade against); what each (student, exercise) must be graded."""
     nb = student_edition(path)
+    write(folder.parent / "editions", path.stem, nb)
     official = {label: "\n\n".join(code) for label, code in solutions(path).items()}
     labels = [e.label for e in checked(nb)]
     expected = {}
@@ -184,7 +184,7 @@ def expect(path: pathlib.Path, folder: pathlib.Path, cheats: list[str],
             nb, {label: after_official(code, official[label])}))
         expected[name, label] = (verdict, "")
     for cheat_name in cheats:
-        label, cheating = cheat(nb, path, cheat_name)
+        label, cheating = cheat(nb, official, wrong, cheat_name)
         name = write(folder, f"{path.stem}-cheat-{cheat_name}", cheating)
         expected[name, label] = CHEATS[cheat_name][1:]
     return expected
@@ -204,7 +204,7 @@ def test_a_handful_of_submissions_to_one_chapter(tmp_path):
     for key in wrong_answers(FAST):  # the first wrong answer to each checked exercise
         firsts.setdefault(key.split("/")[0], key)
     expected = expect(FAST, tmp_path / "class", FAST_CHEATS, list(firsts.values())[:1], right=False)
-    got = graded(tmp_path / "class", [FAST])
+    got = graded(tmp_path / "class", [tmp_path / "editions"])
     assert_graded(got, expected)
     unanswered = [key for key in got if key not in expected and got[key][0] not in (
         "not answered", "by hand")]
@@ -218,7 +218,7 @@ def test_every_answer_and_every_cheat_of_every_chapter(tmp_path):
     for path in NOTEBOOKS:
         cheats = [name for name in CHEATS if name != "never-ends" or path == FAST]
         expected |= expect(path, tmp_path / "class", cheats)
-    got = graded(tmp_path / "class", NOTEBOOKS)
+    got = graded(tmp_path / "class", [tmp_path / "editions"])
     assert_graded(got, expected)
 
 
