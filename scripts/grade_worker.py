@@ -34,6 +34,7 @@ import ast
 import builtins
 import contextlib
 import dis
+import fcntl
 import functools
 import json
 import os
@@ -401,7 +402,7 @@ def isolated(shell, snap: Snapshot, check: dict, code: str, timeout: float,
     read_end, write_end = os.pipe()
     pid = os.fork()
     if pid == 0:  # the copy: report one line, then end without running any cleanup
-        channel = os.dup2(write_end, 200 + secrets.randbelow(700))
+        channel = fcntl.fcntl(write_end, fcntl.F_DUPFD, 200 + secrets.randbelow(700))  # a free one
         os.close(read_end)
         os.close(write_end)
         try:

@@ -74,7 +74,7 @@ CHEATS = {
         "os._exit(0)", "tampered", "channel"),
     "never-ends": ("WRONG\nwhile True:\n    pass", "timeout", ""),
 }
-FAST_CHEATS = ["redefines-check", "patches-torch-equal", "edits-the-check-cell"]
+FAST_CHEATS = ["redefines-check", "patches-assert-close", "edits-the-check-cell"]
 TIMEOUT, MEMORY = 90, 1  # seconds and GiB per answer in these tests
 
 # A chapter of three cells for the mechanisms: its check reads x through list() (so an answer's
@@ -123,7 +123,7 @@ def cheat(nb: nbformat.NotebookNode, official: dict[str, str], wrong: dict[str, 
     """The submission of one cheat, on the chapter's first check that uses as_number; its label."""
     ex = next((e for e in checked(nb) if "as_number(" in nb.cells[e.check].source), checked(nb)[0])
     code = next(code for key, code in wrong.items() if key.startswith(ex.label + "/"))
-    return ex.label, cheated(nb, ex, after_official(code, official[ex.label]), name)
+    return ex.label, cheated(nb, ex, after_official(code, official[ex.label], ex.names), name)
 
 
 def cheated(nb: nbformat.NotebookNode, ex: grade.Exercise, wrong: str, name: str) -> nbformat.NotebookNode:
@@ -153,15 +153,24 @@ def write(folder: pathlib.Path, name: str, nb: nbformat.NotebookNode) -> str:
 
 
 def names(code: str, context: type) -> set[str]:
-    """The names a piece of code reads (context ast.Load) or binds (ast.Store)."""
-    tree = ast.parse(TransformerManager().transform_cell(code))  # %%minilm and the like
-    return {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, context)}
+    """The names a piece of code reads (context ast.Load) or binds (ast.Store); the body of a
+    cell magic (chapter 4's %%minilm) is read as the Python it is."""
+    if code.startswith("%%"):
+        code = code.split("\n", 1)[1]
+    nodes = list(ast.walk(ast.parse(TransformerManager().transform_cell(code))))
+    found = {n.id for n in nodes if isinstance(n, ast.Name) and isinstance(n.ctx, context)}
+    if context is ast.Store:  # def, class and import bind names too
+        found |= {n.name for n in nodes if isinstance(n, ast.FunctionDef | ast.ClassDef)}
+        found |= {(a.asname or a.name).split(".")[0] for n in nodes
+                  if isinstance(n, ast.Import | ast.ImportFrom) for a in n.names}
+    return found
 
 
-def after_official(code: str, official: str) -> str:
+def after_official(code: str, official: str, answer_names: list[str]) -> str:
     """An answer as tests/test_course.py runs it, after the official solution, when it reads a name
-    that only the official solution binds (the grader runs each answer alone)."""
-    return f"{official}\n\n{code}" if names(code, ast.Load) & names(official, ast.Store) else code
+    the official solution binds or leaves an answer name to it (the grader runs answers alone)."""
+    borrows = names(code, ast.Load) & names(official, ast.Store)
+    return f"{official}\n\n{code}" if borrows or set(answer_names) - names(code, ast.Store) else code
 
 
 def expect(path: pathlib.Path, folder: pathlib.Path, cheats: list[str],
@@ -178,10 +187,11 @@ def expect(path: pathlib.Path, folder: pathlib.Path, cheats: list[str],
     wrong = wrong_answers(path)
     answers = [(key, wrong[key], "wrong", "not yet") for key in wrong_keys or wrong]
     answers += [(key, code, "right", "correct") for key, code in right_answers(path).items() if right]
+    answer_names = {e.label: e.names for e in checked(nb)}
     for key, code, kind, verdict in answers:
         label = key.split("/")[0]
         name = write(folder, f"{path.stem}-{kind}-{key.replace('/', '-')}", submission(
-            nb, {label: after_official(code, official[label])}))
+            nb, {label: after_official(code, official[label], answer_names[label])}))
         expected[name, label] = (verdict, "")
     for cheat_name in cheats:
         label, cheating = cheat(nb, official, wrong, cheat_name)
