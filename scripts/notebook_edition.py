@@ -586,6 +586,8 @@ def edition(path: pathlib.Path, student: bool = False) -> nbformat.NotebookNode:
         elif ANSWER_CHECK_TAG in tags(cell):
             hide_source(cell, ANSWERS_TITLE)
     cells = [c for c in cells if c.cell_type != "markdown" or c.source.strip()]
+    first = next(c for c in cells if c.cell_type == "markdown")
+    first.source = f"{first.source.rstrip()}\n\n{licence_note()}"
     result = nbformat.from_dict(nb)
     result.cells = cells
     if student:
@@ -594,6 +596,16 @@ def edition(path: pathlib.Path, student: bool = False) -> nbformat.NotebookNode:
                 cell.outputs, cell.execution_count = [], None
         result.metadata.pop("widgets", None)
     return result
+
+
+def licence_note() -> str:
+    """The line under each edition's title: the book, its licences, the source (CITATION.cff)."""
+    citation = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    repo = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]
+    licence = f"{repo['url']}/blob/{repo.get('branch', 'main')}/LICENSE"
+    return (f"*From [{citation['title']}]({citation['url']}).\nText and figures under "
+            "[CC BY 4.0](https://creativecommons.org/licenses/by/4.0/),\ncode under the "
+            f"[MIT licence]({licence}).*")
 
 
 DEEPER = "Going deeper: "

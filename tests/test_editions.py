@@ -147,7 +147,8 @@ def test_code_outputs_and_widget_state_unchanged(chapter):
     code = [unhidden(c) for c in jupyter.cells if c.cell_type == "code" and "answer" not in tags(c)]
     assert code == kept, "code cells (source, outputs, metadata) must be exactly the chapter's"
     assert jupyter.metadata == {k: v for k, v in source.metadata.items() if k != "chapter"}
-    converted = {c.id: c.source for c in jupyter.cells}
+    note = "\n\n" + editions.licence_note()  # under the title: the licences
+    converted = {c.id: c.source.removesuffix(note) for c in jupyter.cells}
     deeper = {c.id for c in deeper_cells(source)}  # their prose goes into <details>
     changed = [c.id for c in outside_solutions(source) if c.cell_type == "markdown"
                and c.id not in deeper and not editions.raw_myst(c.source)
@@ -341,7 +342,8 @@ def test_converter_writes_glued_values_as_the_notebook_displayed_them(tmp_path):
         "Width {glue}`width`, or {glue:text}`width:.1f`.")])
     path = tmp_path / "09_glue.ipynb"
     nbformat.write(nb, path)
-    assert editions.edition(path).cells[1].source == "Width 768, or 768.0."
+    written = editions.edition(path).cells[1].source
+    assert written == "Width 768, or 768.0.\n\n" + editions.licence_note()
 
 
 def test_every_solution_becomes_an_answer_cell_before_its_check(chapter):
