@@ -58,11 +58,15 @@ $(SITE_EDITIONS): $(STAMP) $(ASSETS_OK) $(NOTEBOOKS) $(wildcard book/*.md) _conf
 # tests/conftest.py), the notebooks' kernels on one thread each: two kernels spinning two threads
 # each on two cores slow each other down many times over. Strict nbval holds at any thread count
 # (make test-matrix).
+# One chapter, the loop while editing it:  make test NB=notebooks/01_....ipynb  runs ruff, that
+# chapter's strict nbval, and the checks whose name holds the chapter's (its static checks, its
+# editions, its English and Chinese pages in the browser); `make test` runs everything.
 PYTEST_PARALLEL := OMP_NUM_THREADS=1 $(BIN)/pytest -n 2 --dist loadfile --no-loadscope-reorder
+ONE_CHAPTER = $(if $(NB),$(NB) tests -k "$(basename $(notdir $(NB)))")
 test: $(STAMP) chromium book $(AXE)
 	$(BIN)/ruff check notebooks tests scripts book/_ext
 	$(BIN)/ruff check --config notebooks/ruff.toml book/instructors.ipynb
-	$(PYTEST_PARALLEL) -m "not full"
+	$(PYTEST_PARALLEL) -m "not full" $(ONE_CHAPTER)
 
 test-full: $(STAMP) chromium book $(AXE)
 	$(BIN)/ruff check notebooks tests scripts book/_ext
@@ -151,13 +155,15 @@ test-colab: $(STAMP)
 # Re-execute notebooks in a fresh kernel, top to bottom, saving outputs and widget state.
 # Use after editing a chapter:  make execute  (all)  or  make execute NB=notebooks/01_....ipynb
 # It first syncs each notebook with its MyST twin in md/ (jupytext.toml) and copies in the shared
-# cells of scripts/shared_cells.py. `make execute` (all chapters) last re-runs the instructors'
-# guide, whose tables read the chapters (their exercises and run times).
+# cells of scripts/shared_cells.py. Last it re-runs what reads the chapters' stored outputs: the
+# instructors' guide, whose tables read every chapter (its exercises and run time), also after
+# one chapter. The notebook editions are made from the chapters too: `make editions`.
+READERS   := book/instructors.ipynb
 execute: $(STAMP)
 	$(BIN)/jupytext --sync --quiet $(or $(NB),$(NOTEBOOKS))
 	$(BIN)/python scripts/sync_shared_cells.py $(or $(NB),$(NOTEBOOKS))
 	$(BIN)/jupytext --sync --quiet $(or $(NB),$(NOTEBOOKS))
-	$(BIN)/jupyter execute --inplace --timeout=600 $(or $(NB),$(NOTEBOOKS) book/instructors.ipynb)
+	$(BIN)/jupyter execute --inplace --timeout=600 $(or $(NB),$(NOTEBOOKS)) $(READERS)
 
 $(STAMP): requirements-lock.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
