@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import ast
 import dataclasses
+import html
 import pathlib
 import re
 import sys
@@ -432,8 +433,13 @@ def output_markdown(output: nbformat.NotebookNode) -> str:
     if output.output_type == "error":
         return f"```text\n{output.ename}: {output.evalue}\n```"
     data = output.get("data", {})
-    if "image/png" in data:
-        return f'<img src="data:image/png;base64,{data["image/png"].strip()}" alt="output figure">'
+    if "image/png" in data:  # a figure shown by show(fig, alt): its own alt text and CSS width
+        figure = output.get("metadata", {}).get("image/png", {})
+        if not figure.get("alt"):
+            raise MystError("a figure in a solution has no alt text: draw it with show(fig, alt)")
+        width = f' width="{int(figure["width"])}"' if "width" in figure else ""
+        return (f'<img src="data:image/png;base64,{data["image/png"].strip()}"'
+                f' alt="{html.escape(figure["alt"])}"{width}>')
     if "text/markdown" in data:
         return data["text/markdown"]
     if "text/html" in data:
@@ -581,7 +587,6 @@ def edition(path: pathlib.Path, student: bool = False) -> nbformat.NotebookNode:
     for cell in cells:
         if CHECK_TAG in tags(cell):
             cell.outputs, cell.execution_count = [], None  # it reported on the official solution
-        if CHECK_TAG in tags(cell):
             hide_source(cell, CHECK_TITLE)
         elif ANSWER_CHECK_TAG in tags(cell):
             hide_source(cell, ANSWERS_TITLE)

