@@ -76,3 +76,15 @@ def test_each_edition_opens_with_the_licence_and_the_book_address():
         assert first.cell_type == "markdown" and first.source.endswith(note)
         assert nbformat.read(chapter, as_version=4).cells[0].source.startswith(
             first.source.removesuffix(note).rstrip()[:40])
+
+
+def test_pages_link_the_repository_that_config_names():
+    """A link into the book's repository from a page uses `repository.url` (a fork changes it)."""
+    owner = CONFIG["repository"]["url"].split("/")[3]
+    for page in sorted((ROOT / "book").glob("*.md")):
+        for url in re.findall(rf"https://github\.com/{owner}/[\w.-]+", page.read_text()):
+            assert url == CONFIG["repository"]["url"], f"{page.name} links {url}"
+    guide = "CONTRIBUTING.md"
+    assert f"{CONFIG['repository']['url']}/blob/main/{guide}" in (
+        ROOT / "book" / "how-to-use.md").read_text()
+    assert (ROOT / guide).exists()
