@@ -9,6 +9,7 @@ and in tests/test_editions.py.
 
 import re
 
+import floor_requirements
 import pytest
 from conftest import ROOT
 
@@ -72,3 +73,18 @@ def test_the_prose_names_the_versions_the_makefile_fetches(variable, name):
     wrong = {file: versions for file, versions in stated.items()
              if set(versions) != {make_variable(variable)}}
     assert not wrong, f"{variable} is {make_variable(variable)}; stated otherwise in {wrong}"
+
+
+def test_the_floor_keeps_the_locked_cpu_torch_and_its_index():
+    """`make test-floor` installs requirements.txt at its lower bounds, torch as the lock has it."""
+    lock_file, readers = str(ROOT / "requirements-lock.txt"), str(ROOT / "requirements.txt")
+    assert floor_requirements.index_options(lock_file) == [
+        "--extra-index-url https://download.pytorch.org/whl/cpu"]
+    torch = f"torch=={lock()['torch']}"
+    overrides = {"torch": torch, "ipywidgets": floor_requirements.COLAB_IPYWIDGETS}
+    floor = [floor_requirements.floor(line, overrides)
+             for line in floor_requirements.requirements(readers)]
+    assert torch in floor and "ipywidgets==7.7.1" in floor
+    assert all(re.fullmatch(r"[\w.-]+==[\w.+]+", line) for line in floor), floor
+    with pytest.raises(ValueError, match="no lower bound"):
+        floor_requirements.floor("numpy", overrides)
