@@ -24,6 +24,7 @@ import sys
 import tempfile
 from concurrent.futures import ThreadPoolExecutor
 
+from bookkit import CHROMIUM_FLAGS
 from pypdf import PdfReader, PdfWriter
 
 BOOK = "embeddings-are-linear-maps.pdf"
@@ -50,10 +51,8 @@ check themselves, in Jupyter or on Colab; the website's sliders work only on the
 </body></html>
 """
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--no-pdf-header-footer", "--run-all-compositor-stages-before-draw",
-         "--virtual-time-budget=20000"]
+FLAGS = ["--headless", *CHROMIUM_FLAGS, "--no-pdf-header-footer",
+         "--run-all-compositor-stages-before-draw", "--virtual-time-budget=20000"]
 
 
 def print_to_pdf(chromium: str, url: str, pdf: pathlib.Path) -> None:

@@ -13,6 +13,7 @@ import re
 import subprocess
 
 import pytest
+from bookkit import DEEPER_END, DEEPER_START, HIDE_INPUT, REMOVE_INPUT, tags
 from conftest import HTML, ROOT, load_notebook, toc_notebooks
 
 PDFS = HTML / "pdf"
@@ -39,12 +40,11 @@ def code_lines(path, elsewhere: list[str] = ()) -> tuple[list[str], list[str]]:
             inside = "{solution-start}" in source
             continue
         if cell["cell_type"] == "markdown":
-            deeper = ("{deeper-start}" in source or deeper) and "{deeper-end}" not in source
+            deeper = (f"{{{DEEPER_START}}}" in source or deeper) and f"{{{DEEPER_END}}}" not in source
         if cell["cell_type"] == "code":
             lines = [line for line in source.splitlines() if len(line.strip()) >= 25]
             (solution if inside else rest).extend(lines)
-            hidden = {"hide-input", "remove-input", "remove-cell"} & set(
-                cell.get("metadata", {}).get("tags", []))
+            hidden = {HIDE_INPUT, REMOVE_INPUT, "remove-cell"} & set(tags(cell))
             printed.extend([] if inside or deeper or hidden else lines)
     # Squeezed lines hold no whitespace, so a match never spans the newline between two.
     other = "\n".join(squeeze(line) for line in [*rest, *elsewhere])
