@@ -346,7 +346,8 @@ RIGHT: dict[str, str] = {
     ),
     # ch5-ex4: the smallest total of minus the cosines
     "ch5-ex4/negated": EX4_HEAD + (
-        "    return torch.as_tensor(linear_sum_assignment(-cosines(W_A, W_B).numpy())[1])"
+        "    return torch.as_tensor(linear_sum_assignment(-cosines(W_A, W_B).numpy())[1])\n"
+        "tolerance = 0.5  # a name of the chapter, rebound"
     ),
     # ch5-ex5: the new bias from the new weights' mean
     "ch5-ex5/bias-after": (
