@@ -25,7 +25,7 @@ AXE        := _build/test-assets/axe-core-$(AXE_VERSION).js
 SITE_EDITIONS := _build/site-assets/student/.made
 
 .PHONY: translations book test test-full test-matrix test-floor test-colab test-gpu execute chromium pdf \
-        clean editions
+        clean editions grade
 
 book: $(STAMP) $(ASSETS_OK) $(CJK_FONT) $(SITE_EDITIONS)
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going --quiet
@@ -215,6 +215,18 @@ $(ASSETS_OK):
 	tar -xzf _build/npm/anywidget-$(ANYWIDGET_VERSION).tgz -O package/LICENSE \
 	  > $(ASSETS)/widgets/anywidget.LICENSE.txt
 	touch $@
+
+# Grade a class: every notebook under SUBMISSIONS (student editions, answers filled in), each
+# answer run against the chapter as handed out and its own check, offline, with a time and a
+# memory limit per answer (TIMEOUT seconds, MEMORY GiB); one CSV row per student and exercise in
+# OUT (a log beside it). EDITIONS: the student editions as handed out (default: made from
+# notebooks/). See the instructors' guide.
+#   make grade SUBMISSIONS=submitted/ OUT=grades.csv
+grade: $(STAMP)
+	@test -d "$(SUBMISSIONS)" || { echo "make grade SUBMISSIONS=<folder of notebooks> [OUT=grades.csv]"; exit 2; }
+	$(BIN)/python scripts/grade.py "$(SUBMISSIONS)" --out "$(or $(OUT),grades.csv)" \
+	  $(if $(EDITIONS),--editions $(EDITIONS)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
+	  $(if $(MEMORY),--memory $(MEMORY))
 
 # One PDF handout per chapter, solutions left out by the site's print stylesheet, printed by
 # Chromium (no LaTeX) into _build/html/pdf/ and checked. Not part of `make test`: printing takes
