@@ -179,6 +179,12 @@ WRONG: dict[str, str] = {
         "    return linear_sum_assignment(C.numpy(), maximize=True)[1]"
     ),
     "ch5-ex4/type": 'def match_cosine(W_A, W_B):\n    return "the best order"',
+    # products of weights, with the chapter's tolerance rebound to accept any total
+    "ch5-ex4/tolerance-rebound": EX4_HEAD + (
+        "    scores = (W_A @ W_B.T).numpy()\n"
+        "    return linear_sum_assignment(scores, maximize=True)[1]\n"
+        "tolerance = lambda *answers, eps_count=1000: float('inf')"
+    ),
     # --- ch5-ex5, REPAIR one layer
     # the standard deviation dividing by n, not n - 1
     "ch5-ex5/biased-std": (
@@ -283,6 +289,12 @@ WRONG: dict[str, str] = {
     "ch5-ex8/no-repair": EX8_ALIGN + (
         "def merge_all(networks, X):\n"
         "    return _mean(_aligned(networks, X))"
+    ),
+    # not repaired, with the chapter's tolerance rebound to accept any statistics
+    "ch5-ex8/tolerance-rebound": EX8_ALIGN + (
+        "def merge_all(networks, X):\n"
+        "    return _mean(_aligned(networks, X))\n"
+        "tolerance = lambda *answers, eps_count=1000: float('inf')"
     ),
     # the first network, unchanged
     "ch5-ex8/first-only": "def merge_all(networks, X):\n    return networks[0]",
