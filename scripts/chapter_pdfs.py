@@ -11,7 +11,7 @@ their solutions. Chromium is Debian's `chromium` (`make test` installs it); each
 page gets a fresh profile and the time to typeset its maths and draw its widgets.
 
 Then the whole book in one file, SITE/pdf/embeddings-are-linear-maps.pdf: a title page with the
-contents (each chapter's first page), the four student handouts in order and the references page,
+contents (each chapter's first page), the five student handouts in order and the references page,
 joined by pypdf with a bookmark for each part.
 """
 
@@ -42,7 +42,7 @@ li {{ display: flex; }} .title {{ flex: 1; }} .page {{ min-width: 12mm; text-ali
 .note {{ margin-top: 12mm; font-size: 10pt; color: #555; }}
 </style></head><body>
 <h1>{title}</h1>
-<p class="subtitle">An executable book: the four chapters as printed for students (without the
+<p class="subtitle">An executable book: the five chapters as printed for students (without the
 solutions), and the references.</p>
 <h2>Contents</h2>
 <ol>{items}</ol>
