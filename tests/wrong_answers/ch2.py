@@ -18,7 +18,7 @@ Chance rates of the randomized bars, measured on the reference stack:
 """
 
 EX5_C = "C = torch.eye(5, dtype=torch.float64) - 1 / 5\n"
-EX5_M = 'M = householder(torch.tensor([1.0, 1, -2, 0, 0]).double())\n'  # a mirror across v ⟂ 1
+EX5_M = 'M = -householder(torch.tensor([1.0, 1, -2, 0, 0]).double())\n'  # minus a mirror across v ⟂ 1
 EX5_T = ("w = torch.tensor([[1.0, -1, 0, 0, 0]], dtype=torch.float64)\n"  # 1 ↦ 1 + w, w in 1⊥
          "T = torch.eye(5, dtype=torch.float64) + torch.ones(5, 1, dtype=torch.float64) @ w / 5")
 
@@ -88,6 +88,10 @@ WRONG: dict[str, str] = {
         "under_PS = {name: equivariance_error(phi, BASES['P']) <= TOL\n"
         "            for name, phi in phis.items()}\n"
         "under_PD = dict(under_PS)"),
+    "ch2-ex3/trimmed-phis": (  # phis cut down to the one function the answer is sure of
+        'phis = {"tanh": torch.tanh}\n'
+        'under_PS = {"tanh": True}\n'
+        'under_PD = {"tanh": False}'),
     "ch2-ex3/swapped": (  # the two groups' verdicts exchanged
         'under_PD = {"leaky ReLU": False, "|x|": False, "tanh": True, "softplus": False}\n'
         'under_PS = {"leaky ReLU": True, "|x|": True, "tanh": False, "softplus": False}'),
@@ -101,6 +105,10 @@ WRONG: dict[str, str] = {
         EX5_C + "M = torch.eye(5, dtype=torch.float64)\nT = torch.eye(5, dtype=torch.float64)"),
     "ch2-ex5/merely-relabels": (  # a permutation fixes 1 too, but only relabels
         EX5_C + "M = permutation_matrix([1, 2, 3, 4, 0])\n" + EX5_T),
+    "ch2-ex5/fix-1": (  # the symmetry table's matrix: it keeps LayerNorm, but sends 1 to 1, not -1
+        EX5_C + 'M = GROUPS["fix 1"]\n' + EX5_T),
+    "ch2-ex5/mirror": (  # the mirror across v ⟂ 1 itself: 1 M = 1
+        EX5_C + "M = householder(torch.tensor([1.0, 1, -2, 0, 0]).double())\n" + EX5_T),
     "ch2-ex5/haar": (  # a Haar-random M does not fix 1
         EX5_C + "M = Q64\n" + EX5_T),
     "ch2-ex5/stretch-T": (  # 1 ↦ 3·1 keeps 1⊥ and the direction of 1: LayerNorm keeps it
@@ -196,12 +204,12 @@ RIGHT: dict[str, str] = {
         "            'softplus': torch.tensor(False)}"),
     "ch2-ex5/householder-float32": (  # float32 throughout
         "C = (torch.eye(5) - torch.ones(5, 5) / 5).float()\n"
-        "M = householder(torch.tensor([1.0, 1, -2, 0, 0]).double()).float()\n"
+        "M = -householder(torch.tensor([1.0, 1, -2, 0, 0]).double()).float()\n"
         "T = torch.eye(5) + torch.ones(5, 1) @ torch.tensor([[0.0, 0, 2, -1, -1]]) / 5"),
     "ch2-ex5/numpy-singular-T": (  # numpy; fixing_ones for M; T sends 1 to w alone (singular)
         "import numpy as np\n"
         "C = np.eye(5) - np.ones((5, 5)) / 5\n"
-        "M = fixing_ones(5, seed=9).numpy()\n"
+        "M = -fixing_ones(5, seed=9).numpy()\n"
         "T = C + np.ones((5, 1)) @ np.array([[1.0, -1, 0, 0, 0]]) / 5"),
     "ch2-ex5/tilt-and-stretch": (  # 1 ↦ 2·1 + w
         EX5_C + EX5_M + "T = torch.eye(5, dtype=torch.float64) + torch.ones(5, 1).double()"
