@@ -26,35 +26,23 @@ mini-project's rubric.
 
 import ast
 import builtins
-import importlib.util
 import re
-import sys
 
 import nbformat
+import notebook_edition as editions
 import pytest
+from bookkit import chapter_number, tags
 from conftest import ROOT, toc_notebooks
 from nbclient import NotebookClient
 
 NOTEBOOKS = toc_notebooks()
-spec = importlib.util.spec_from_file_location("notebook_edition", ROOT / "scripts" / "notebook_edition.py")
-editions = importlib.util.module_from_spec(spec)
-sys.modules["notebook_edition"] = editions  # dataclasses resolve their module by name
-spec.loader.exec_module(editions)
 
 # The chapters whose checks follow the kit's stricter rules (see the module docstring): the generic
 # exploit tests run on these. A chapter joins the list once its checks capture their data.
-KIT_CHAPTERS = (1,)
+KIT_CHAPTERS = (1, 5)
 QUESTION = re.compile(r"^\*\*(\d+)\.\*\*\s", re.MULTILINE)
 HEADING2 = re.compile(r"^## (.+)$", re.MULTILINE)
 RUBRIC = "**Rubric.**"
-
-
-def tags(cell) -> list[str]:
-    return cell.get("metadata", {}).get("tags", [])
-
-
-def chapter_number(path) -> int:
-    return int(path.name.split("_")[0])
 
 
 def answers_file(path) -> dict[str, dict[str, str]]:
@@ -258,25 +246,29 @@ def solution_text(path, label: str) -> str:
     return text[start.end():text.index("{solution-end}", start.end())]
 
 
-RUBRIC_ITEM = re.compile(r"^[-*] \*[^*\n]*?(\d+) points?:\*", re.MULTILINE)
+# An item: "- *Part 1, 4 points:*" or "- **Part 1 (4 points).**".
+RUBRIC_ITEM = re.compile(r"^[-*] (?:\*[^*\n]*?(\d+) points?:\*|\*\*[^*\n]*?\((\d+) points?\)\.?\*\*)",
+                         re.MULTILINE)
 
 
 def rubric_adds_up(text: str, label: str) -> None:
     total = re.search(r"\*\*Rubric \((\d+) points\)\*\*|(\d+) points in all", text)
     assert total, f"{label}: a rubric with its total in points"
-    items = [int(points) for points in RUBRIC_ITEM.findall(text[total.end():])]
+    items = [int(a or b) for a, b in RUBRIC_ITEM.findall(text[total.end():])]
     assert len(items) >= 3 and sum(items) == int(total[1] or total[2]), f"{label}: {items}"
 
 
 @pytest.mark.parametrize("path", kit_notebooks(), ids=lambda p: p.stem)
 def test_kit_derivations_and_projects_have_rubrics_with_points(path):
-    """A derivation's hidden solution (for the solutions handout) grades it by a rubric before its
-    model answer; a mini-project's statement carries one. Their items' points add up to the total."""
+    """A derivation's rubric, in its hidden solution (for the solutions handout) or its statement
+    (where students see how it is graded), comes before the model answer; a mini-project's
+    statement carries one. Their items' points add up to the total."""
     for exercise in exercises(path):
         label, kind = exercise.options["label"], editions.EXERCISE_LABEL.match(
             exercise.body.strip().split("\n\n")[0].strip())["kind"]
         if kind == "pen and paper":
-            rubric_adds_up(solution_text(path, label), label)
+            rubric_adds_up(exercise.body if RUBRIC in exercise.body
+                           else solution_text(path, label), label)
         elif kind == "mini-project":
             rubric_adds_up(exercise.body, label)
 
