@@ -217,14 +217,15 @@ $(ASSETS_OK):
 	  > $(ASSETS)/widgets/anywidget.LICENSE.txt
 	touch $@
 
-# One PDF handout per chapter, solutions left out by the site's print stylesheet, printed by
-# Chromium (no LaTeX) into _build/html/pdf/ and checked. Not part of `make test`: printing takes
-# about 20 s a chapter.
+# One PDF handout per chapter, solutions left out by the site's print stylesheet, and the whole
+# book as one PDF, printed by Chromium (no LaTeX) into _build/html/pdf/ and checked: tagged, with
+# bookmarks, every link of the book followed. Not part of `make test`: printing takes minutes.
+# Debian's poppler-utils read the PDFs for the checks; qpdf stores their objects compressed.
 pdf: $(STAMP) chromium book
-	@command -v pdftotext >/dev/null || { \
-	  echo "Installing Debian's poppler-utils to check the PDFs"; \
+	@command -v pdftotext >/dev/null && command -v qpdf >/dev/null || { \
+	  echo "Installing Debian's poppler-utils and qpdf for the PDFs"; \
 	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq poppler-utils >/dev/null; }
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq poppler-utils qpdf >/dev/null; }
 	$(BIN)/python scripts/chapter_pdfs.py _build/html
 	$(BIN)/pytest -q tests/test_pdf.py
 
