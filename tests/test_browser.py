@@ -393,6 +393,30 @@ def test_every_text_has_contrast_in_the_light_theme(chapter_page, path):
     assert found["problems"] == [], f"{len(found['problems'])} texts hard to read: {found['problems'][:5]}"
 
 
+def test_the_contrast_check_passes_readable_text_and_fails_the_rest(browser):
+    """The check above on a page of its own: dark text on a light widget area passes; a caption
+    in the page's light text colour on that area (what the dark theme once did), grey on white
+    and a half-transparent black fail; a disabled control's text is exempt."""
+    context = browser.new_context(viewport=DESKTOP)
+    try:
+        page = context.new_page()
+        page.set_content("""<!doctype html><body style="background: #121212; color: #ced6dd">
+          <p>Page text on the dark page.</p>
+          <div style="background: #ced6dd; color: #222832"><p>Widget text.</p>
+            <table><caption id="caption">A caption</caption><tr><td>1</td></tr></table>
+            <select disabled style="color: #ced6dd"><option>off</option></select></div></body>""")
+        found = page.evaluate(TEXT_CONTRAST)
+        assert found["checked"] == 4 and found["problems"] == [], found
+        page.evaluate("() => { document.querySelector('#caption').style.color = '#ced6dd'; }")
+        problems = page.evaluate(TEXT_CONTRAST)["problems"]
+        assert len(problems) == 1 and problems[0].startswith('"A caption" 1.00:1'), problems
+        page.set_content('<!doctype html><p style="background: white; color: #999">grey on white</p>'
+                         '<p style="background: white; color: rgba(0, 0, 0, 0.3)">faint black</p>')
+        assert len(page.evaluate(TEXT_CONTRAST)["problems"]) == 2
+    finally:
+        context.close()
+
+
 @pytest.mark.full
 @pytest.mark.parametrize("mode", ["desktop", "phone", "dark"])
 @pytest.mark.parametrize("path", PAGES, ids=lambda p: p.relative_to(HTML).as_posix())

@@ -108,6 +108,59 @@ def test_a_chapter_in_dark_mode_is_readable(browser, site, path):
         view.close()
 
 
+# Explorables as the chapters style them (EXPLORABLE_CONVENTION.md, 5), each inside a widget
+# area as the site renders a widget, under the site's own style sheets: fixed light colours with
+# no rule for the captions, the theme's variables for text and background together, and a caption
+# colour of the explorable's own.
+EXPLORABLES_STYLED = """() => {
+  const style = document.createElement("style");
+  style.textContent = `.x-light { color: #1a1a1a; background: #ffffff; }
+    .x-theme { color: var(--pst-color-text-base); background: var(--pst-color-background); }
+    .x-own { color: #1a1a1a; background: #ffffff; }
+    .x-own caption, .x-own figcaption { color: #6b3d00; }`;
+  document.head.append(style);
+  const root = document.createElement("div");
+  root.id = "styled-explorables";
+  root.innerHTML = ["x-light", "x-theme", "x-own"].map((kind) => `<div class="cell_output">
+    <div class="widget-subarea"><div class="explorable ${kind}">
+      <table><caption>${kind} caption</caption><tr><th scope="row">x</th><td>1</td></tr></table>
+      <figure><svg width="20" height="20"></svg><figcaption>${kind} figure</figcaption></figure>
+      <p role="alert">${kind} text</p></div></div></div>`).join("");
+  document.querySelector(".bd-article").append(root);
+  return getComputedStyle(root.querySelector(".x-own caption")).color;
+}"""
+# What the dark theme's captions once were: the page's light text colour, whatever the
+# explorable's background.
+PAGE_COLOURED_CAPTIONS = """() => {
+  const style = document.createElement("style");
+  style.textContent = `html[data-theme="dark"] .explorable caption,
+    html[data-theme="dark"] .explorable figcaption { color: var(--pst-color-text-base); }`;
+  document.head.append(style);
+}"""
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_explorables_keep_their_own_colours_in_both_themes(browser, site, dark):
+    """The site's style sheets leave an explorable's colours to it: its captions readable however
+    it sets its colours, its own caption colour kept; a rule that gives captions the page's text
+    colour fails this in the dark theme."""
+    view = SitePage(browser, site, HTML / "book" / "notation.html", dark=dark)
+    try:
+        page = view.page
+        assert page.evaluate("() => document.documentElement.dataset.theme") == (
+            "dark" if dark else "light")
+        assert page.evaluate(EXPLORABLES_STYLED) == "rgb(107, 61, 0)", "its own caption colour lost"
+        root = page.locator("#styled-explorables").element_handle()
+        found = page.evaluate(TEXT_CONTRAST, root)
+        assert found["checked"] == 3 * 5 and found["problems"] == [], found
+        page.evaluate(PAGE_COLOURED_CAPTIONS)
+        problems = page.evaluate(TEXT_CONTRAST, root)["problems"]
+        assert len(problems) == (4 if dark else 0), problems
+        view.assert_clean()
+    finally:
+        view.close()
+
+
 def expected_frames(path: pathlib.Path) -> list[tuple[list[str], list[str], list[str]]]:
     """For each site-interactive widget of a chapter page: its slider labels and PNG frames (base64)."""
     return site_widgets(load_notebook(ROOT / path.relative_to(HTML).with_suffix(".ipynb")))
