@@ -181,9 +181,12 @@ def main(site: pathlib.Path) -> None:
     chromium = shutil.which("chromium")
     if chromium is None:
         sys.exit("chapter_pdfs.py needs Debian's chromium (`make chromium` installs it)")
-    pages = sorted((site / "notebooks").glob("[0-9]*.html"))
-    if not pages:
-        sys.exit(f"no chapter pages under {site}/notebooks: run `make book` first")
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())  # the chapters in reading order
+    pages = [site / f"{chapter['file']}.html" for part in toc.get("parts", [])
+             for chapter in part.get("chapters", []) if chapter["file"].startswith("notebooks/")]
+    missing = [page for page in pages if not page.exists()]
+    if not pages or missing:
+        sys.exit(f"chapter pages missing under {site}/notebooks: run `make book` first ({missing})")
     out = site / "pdf"
     shutil.rmtree(out, ignore_errors=True)
     out.mkdir()

@@ -13,7 +13,7 @@ import pathlib
 import shutil
 from urllib.parse import unquote, urlparse
 
-from conftest import HTML, SCREENSHOTS
+from conftest import HTML, SCREENSHOTS, toc_files
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
@@ -21,7 +21,7 @@ FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-backgroun
 PAGES = sorted(p for p in HTML.rglob("*.html")
                if not {"_static", "_sources", "assets", "_images"} & set(p.relative_to(HTML).parts)
                and not (p.relative_to(HTML).parts[0] == "zh" and 'http-equiv="Refresh"' in p.read_text()))
-CHAPTERS = [p for p in PAGES if p.relative_to(HTML).parts[0] == "notebooks"]
+CHAPTERS = [HTML / f"{name}.html" for name in toc_files() if name.startswith("notebooks/")]
 DESKTOP, PHONE = {"width": 1280, "height": 900}, {"width": 390, "height": 844}
 WEIGHTS = SCREENSHOTS / "weights.json"  # the measured figures, for the README
 COMPRESSED = {".html", ".js", ".css", ".json", ".svg", ".txt", ".ipynb", ".inv"}
