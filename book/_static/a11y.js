@@ -82,3 +82,23 @@ const afterMaths = (tries) => {  // MathJax may load after the page: wait for it
 };
 window.addEventListener("load", () => afterMaths(100));
 window.addEventListener("resize", focusableWideMaths);
+
+// Tables wider than the screen: the theme lets them scroll sideways by keyboard (a tab stop on
+// their scrolling box) but gives that box no role, so a screen reader announces a nameless stop.
+// Each such box becomes a named region.
+(() => {
+  const name = () => document.querySelectorAll(".pst-scrollable-table-container[tabindex]")
+    .forEach((box) => {
+      if (box.getAttribute("role")) return;
+      const caption = box.querySelector("caption");
+      const what = caption ? caption.textContent.trim() : "";
+      const sideways = document.documentElement.lang.startsWith("zh") ? "表格，可横向滚动"
+        : "table, scrolls sideways";
+      box.setAttribute("role", "region");
+      box.setAttribute("aria-label", what ? `${what} (${sideways})` : sideways);
+    });
+  new MutationObserver(name).observe(document.documentElement, {
+    subtree: true, attributes: true, attributeFilter: ["tabindex"],
+  });
+  window.addEventListener("load", name);
+})();
