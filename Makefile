@@ -40,8 +40,9 @@ book: $(STAMP) $(ASSETS_OK) $(CJK_FONT) $(SITE_EDITIONS)
 	@# An incremental build with no page to rebuild copies no static file: a changed book.css
 	@# or a11y.js would not reach the site. The book's own static files are copied every time.
 	cp book/_static/* _build/html/_static/
-	@# The download button serves the Jupyter edition: Jupyter shows the source's MyST raw.
-	cp _build/jupyter-edition/*.ipynb _build/html/_sources/notebooks/
+	@# The download button serves the Jupyter edition (Jupyter shows the source's MyST raw),
+	@# written as compact JSON.
+	$(BIN)/python book/_ext/lean_site.py _build/jupyter-edition _build/html/_sources/notebooks
 	@# The Chinese site (pages without a translation send the reader to the English ones), then
 	@# the font of its CJK characters, cut from Noto Sans SC to the characters the site uses.
 	$(BIN)/python scripts/translation.py html _build/html/zh zh_CN
@@ -245,14 +246,15 @@ grade: $(STAMP)
 	  $(if $(EDITIONS),--editions $(EDITIONS)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
 	  $(if $(MEMORY),--memory $(MEMORY))
 
-# One PDF handout per chapter, solutions left out by the site's print stylesheet, printed by
-# Chromium (no LaTeX) into _build/html/pdf/ and checked. Not part of `make test`: printing takes
-# about 20 s a chapter.
+# One PDF handout per chapter, solutions left out by the site's print stylesheet, and the whole
+# book as one PDF, printed by Chromium (no LaTeX) into _build/html/pdf/ and checked: tagged, with
+# bookmarks, every link of the book followed. Not part of `make test`: printing takes minutes.
+# Debian's poppler-utils read the PDFs for the checks; qpdf stores their objects compressed.
 pdf: $(STAMP) chromium book
-	@command -v pdftotext >/dev/null || { \
-	  echo "Installing Debian's poppler-utils to check the PDFs"; \
+	@command -v pdftotext >/dev/null && command -v qpdf >/dev/null || { \
+	  echo "Installing Debian's poppler-utils and qpdf for the PDFs"; \
 	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq poppler-utils >/dev/null; }
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq poppler-utils qpdf >/dev/null; }
 	$(BIN)/python scripts/chapter_pdfs.py _build/html
 	$(BIN)/pytest -q tests/test_pdf.py
 
