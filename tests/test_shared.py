@@ -57,7 +57,8 @@ def test_shared_cells_come_first_and_only_the_setup_output_is_ignored(path):
 
 
 NUMBER_WORDS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen".split())}
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+    .split())}
 
 
 @pytest.mark.parametrize("path", toc_notebooks(), ids=lambda p: p.name)
