@@ -29,14 +29,14 @@ print(f"torch {torch.__version__} on {device}")
 
 # %%
 def rounding(x: float) -> str:
-    """Print a rounding-level error the book's one way (see How to use this book)."""
+    """A rounding-level error as the book prints it (How to use this book)."""
     if not 0 <= x < 1e-4:
         raise ValueError(f"a rounding-level error lies in [0, 1e-4), got {x}")
     return f"{abs(x):.1e} (rounding)"
 
 
 def signed(x: float, places: int = 2) -> str:
-    """x with its sign; one that rounds to zero has none (How to use this book)."""
+    """x with its sign; none if it rounds to zero (How to use this book)."""
     text = f"{x:+.{places}f}"
     return " " + text[1:] if float(text) == 0 else text
 
