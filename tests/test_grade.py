@@ -14,18 +14,15 @@ import ast
 import copy
 import csv
 import pathlib
-import sys
 
+import grade  # scripts/ (pytest.ini's pythonpath)
+import grade_worker
 import nbformat
 import pytest
+from bookkit import shared_cells
 from conftest import ROOT, toc_notebooks
 from IPython.core.inputtransformer2 import TransformerManager
 from test_course import right_answers, solutions, wrong_answers
-
-sys.path.insert(0, str(ROOT / "scripts"))
-import grade  # noqa: E402 (scripts/)
-import grade_worker  # noqa: E402
-from sync_shared_cells import canonical_cells  # noqa: E402
 
 NOTEBOOKS = toc_notebooks()
 FAST = ROOT / "notebooks" / "02_rotation_invariance.ipynb"
@@ -235,7 +232,7 @@ def test_every_answer_and_every_cheat_of_every_chapter(tmp_path):
 def test_the_judge_agrees_with_the_shared_check(capsys):
     """The worker's verdict is what the chapters' shared check() prints, for every kind of test."""
     shared = {}  # the shared cells that define check() and AnswerTypeError (not torch's imports)
-    exec("\n\n".join(c for c in canonical_cells(1) if "def check(" in c or "class AnswerTypeError" in c),
+    exec("\n\n".join(c for c in shared_cells(1) if "def check(" in c or "class AnswerTypeError" in c),
          shared)
     error = shared["AnswerTypeError"]
 
@@ -279,7 +276,7 @@ def test_a_submission_is_read_by_its_cells_not_its_name(tmp_path):
 def synthetic_chapter(folder: pathlib.Path) -> pathlib.Path:
     """A student edition of a few cells: the shared ones, a checked exercise and a derivation."""
     cells = [nbformat.v4.new_code_cell(source, metadata={"tags": ["shared"]})
-             for source in canonical_cells(1)]
+             for source in shared_cells(1)]
     cells += [
         nbformat.v4.new_code_cell("target = torch.ones(2)"),
         nbformat.v4.new_markdown_cell('<a id="syn-ex1" name="syn-ex1"></a>\n\n### Exercise 0.1\n\n'
