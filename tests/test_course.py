@@ -344,8 +344,9 @@ def run_student_edition(path, tmp_path) -> nbformat.NotebookNode:
         """The answer, its check, then the chapter's names as they were before the answer."""
         check = nbformat.v4.new_code_cell(checks[label].source,
                                           metadata={"expect": expect, "key": key or label})
-        return [nbformat.v4.new_code_cell(setup),
-                nbformat.v4.new_code_cell(f"_entry = dict(globals())\n{code}"), check,
+        # The answer in a cell of its own: it may begin with a cell magic (%%minilm).
+        return [nbformat.v4.new_code_cell(f"{setup}\n_entry = dict(globals())"),
+                nbformat.v4.new_code_cell(code), check,
                 nbformat.v4.new_code_cell("globals().update(_entry)")]
 
     for label in checks:
