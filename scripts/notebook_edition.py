@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import ast
 import dataclasses
+import html
 import pathlib
 import re
 import sys
@@ -432,8 +433,13 @@ def output_markdown(output: nbformat.NotebookNode) -> str:
     if output.output_type == "error":
         return f"```text\n{output.ename}: {output.evalue}\n```"
     data = output.get("data", {})
-    if "image/png" in data:
-        return f'<img src="data:image/png;base64,{data["image/png"].strip()}" alt="output figure">'
+    if "image/png" in data:  # a figure shown by show(fig, alt): its own alt text and CSS width
+        figure = output.get("metadata", {}).get("image/png", {})
+        if not figure.get("alt"):
+            raise MystError("a figure in a solution has no alt text: draw it with show(fig, alt)")
+        width = f' width="{int(figure["width"])}"' if "width" in figure else ""
+        return (f'<img src="data:image/png;base64,{data["image/png"].strip()}"'
+                f' alt="{html.escape(figure["alt"])}"{width}>')
     if "text/markdown" in data:
         return data["text/markdown"]
     if "text/html" in data:
@@ -581,11 +587,12 @@ def edition(path: pathlib.Path, student: bool = False) -> nbformat.NotebookNode:
     for cell in cells:
         if CHECK_TAG in tags(cell):
             cell.outputs, cell.execution_count = [], None  # it reported on the official solution
-        if CHECK_TAG in tags(cell):
             hide_source(cell, CHECK_TITLE)
         elif ANSWER_CHECK_TAG in tags(cell):
             hide_source(cell, ANSWERS_TITLE)
     cells = [c for c in cells if c.cell_type != "markdown" or c.source.strip()]
+    first = next(c for c in cells if c.cell_type == "markdown")
+    first.source = f"{first.source.rstrip()}\n\n{licence_note()}"
     result = nbformat.from_dict(nb)
     result.cells = cells
     if student:
@@ -594,6 +601,16 @@ def edition(path: pathlib.Path, student: bool = False) -> nbformat.NotebookNode:
                 cell.outputs, cell.execution_count = [], None
         result.metadata.pop("widgets", None)
     return result
+
+
+def licence_note() -> str:
+    """The line under each edition's title: the book, its licences, the source (CITATION.cff)."""
+    citation = yaml.safe_load((ROOT / "CITATION.cff").read_text())
+    repo = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]
+    licence = f"{repo['url']}/blob/{repo.get('branch', 'main')}/LICENSE"
+    return (f"*From [{citation['title']}]({citation['url']}).\nText and figures under "
+            "[CC BY 4.0](https://creativecommons.org/licenses/by/4.0/),\ncode under the "
+            f"[MIT licence]({licence}).*")
 
 
 DEEPER = "Going deeper: "

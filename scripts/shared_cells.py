@@ -29,14 +29,14 @@ print(f"torch {torch.__version__} on {device}")
 
 # %%
 def rounding(x: float) -> str:
-    """Print a rounding-level error the book's one way (see How to use)."""
+    """A rounding-level error as the book prints it (How to use this book)."""
     if not 0 <= x < 1e-4:
         raise ValueError(f"a rounding-level error lies in [0, 1e-4), got {x}")
     return f"{abs(x):.1e} (rounding)"
 
 
 def signed(x: float, places: int = 2) -> str:
-    """x with its sign; one that rounds to zero has none (see How to use)."""
+    """x with its sign; none if it rounds to zero (How to use this book)."""
     text = f"{x:+.{places}f}"
     return " " + text[1:] if float(text) == 0 else text
 
@@ -48,7 +48,7 @@ from PIL import Image
 
 
 def palette_png(buffer: io.BytesIO, colours: int = 64) -> bytes:
-    """The PNG in buffer with a palette of a few colours: a third the bytes."""
+    """The PNG in buffer with a palette of a few colours: fewer bytes."""
     buffer.seek(0)
     image = Image.open(buffer).convert("RGB").quantize(colours)
     smaller = io.BytesIO()
@@ -91,7 +91,7 @@ CSS_PPI, PHONE_COLUMN_PX, MIN_TEXT_PX, MIN_TEXT_PT = 100, 358, 9, 8
 
 # %%
 def retina_png(fig: plt.Figure) -> tuple[bytes, int, float]:
-    """A figure's PNG at 2x, its CSS width, its smallest text (pt); closes it."""
+    """A figure's PNG at 2x, CSS width and smallest text (pt); closes it."""
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", dpi=2 * CSS_PPI, bbox_inches="tight")
     text_pt = min((t.get_fontsize() for t in fig.findobj(Text)
@@ -110,9 +110,10 @@ def show(fig: plt.Figure, alt: str) -> None:
     png, width, text_pt = retina_png(fig)
     on_phone = text_pt * CSS_PPI / 72 * min(1, PHONE_COLUMN_PX / width)
     if text_pt < MIN_TEXT_PT or on_phone < MIN_TEXT_PX:
-        raise ValueError(f"text of at least {MIN_TEXT_PT} pt, and {MIN_TEXT_PX}"
-                         f" px in a {PHONE_COLUMN_PX}-px column; got {text_pt}"
-                         f" pt and {on_phone:.1f} px: narrower or larger text")
+        raise ValueError(f"text of at least {MIN_TEXT_PT} pt, and"
+                         f" {MIN_TEXT_PX} px in a {PHONE_COLUMN_PX}-px"
+                         f" column; got {text_pt} pt and {on_phone:.1f}"
+                         " px: narrower or larger text")
     meta = {"alt": alt, "width": width, "text_pt": text_pt}
     display({"image/png": base64.b64encode(png).decode()}, raw=True,
             metadata={"image/png": meta})

@@ -61,6 +61,8 @@ def build(builder: str, outdir: pathlib.Path, language: str | None = None) -> in
     if builder == "gettext":  # every message extracted afresh, whatever changed
         doctrees = outdir / ".doctrees"
         overrides["html_extra_path"] = []  # not needed to extract, and absent before `make book`
+        # Figures carry only image/png, which the gettext builder has no use for.
+        overrides["suppress_warnings"] = ["mystnb.unknown_mime_type", "mystnb.mime_priority"]
         shutil.rmtree(outdir, ignore_errors=True)
     from jupyter_book.sphinx import build_sphinx
 

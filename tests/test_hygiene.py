@@ -5,6 +5,7 @@ import io
 import re
 
 import pytest
+from bookkit import EXACT_SIGNED_ZERO, IGNORE_OUTPUT, RAISES, tags
 from conftest import ROOT, WIDGET_VIEW, load_notebook, site_widgets, toc_files, toc_notebooks, widget_state
 
 NOTEBOOKS = toc_notebooks()
@@ -20,10 +21,6 @@ def code_cells(nb: dict) -> list[dict]:
 
 def source(cell: dict) -> str:
     return "".join(cell["source"])
-
-
-def tags(cell: dict) -> list[str]:
-    return cell.get("metadata", {}).get("tags", [])
 
 
 def test_every_notebook_is_in_the_toc_and_every_toc_entry_exists():
@@ -49,7 +46,7 @@ def test_executed_top_to_bottom(path):
 def test_errors_only_where_tagged_and_real(path):
     for i, cell in enumerate(code_cells(load_notebook(path)), 1):
         errors = [out for out in cell["outputs"] if out["output_type"] == "error"]
-        if "raises-exception" in tags(cell):
+        if RAISES in tags(cell):
             # nbval compares the stored error with re-execution, so a stored error means the
             # cell must really raise again (tests/test_negative.py proves nbval enforces this).
             assert errors, f"{path.name} cell {i}: tagged raises-exception but stores no error"
@@ -88,7 +85,7 @@ def test_size_and_cell_length(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_ignored_outputs_say_why_and_no_machine_paths(path):
     for i, cell in enumerate(code_cells(load_notebook(path)), 1):
-        if "nbval-ignore-output" in tags(cell):
+        if IGNORE_OUTPUT in tags(cell):
             first = source(cell).lstrip().splitlines()[0]
             assert first.startswith("#"), f"{path.name} cell {i}: say why its output is ignored"
         for out in cell["outputs"]:
@@ -156,7 +153,7 @@ def output_texts(out: dict) -> list[str]:
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_no_printed_zero_carries_a_sign(path):
     for i, cell in enumerate(code_cells(load_notebook(path)), 1):
-        if "exact-signed-zero" in tags(cell):
+        if EXACT_SIGNED_ZERO in tags(cell):
             assert source(cell).lstrip().startswith("#"), f"{path.name} cell {i}: say why"
             continue
         for out in cell["outputs"]:

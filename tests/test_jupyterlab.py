@@ -19,16 +19,14 @@ import time
 import urllib.request
 
 import nbformat
+import notebook_edition as editions
 import pytest
-from conftest import ROOT, toc_notebooks
+from bookkit import ANSWER, CHROMIUM_FLAGS, EXERCISE_CHECK, tags
+from conftest import toc_notebooks
 from playwright.sync_api import sync_playwright
 
-sys.path.insert(0, str(ROOT / "scripts"))
-import notebook_edition as editions  # noqa: E402
-
 CHROMIUM = "/usr/bin/chromium"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--disable-quic"]
+FLAGS = CHROMIUM_FLAGS
 SETTINGS = {"@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
             "@jupyterlab/apputils-extension/notification": {"fetchNews": "false"}}
 CELL_STATE = """(cell) => ({
@@ -84,9 +82,8 @@ def lab(tmp_path_factory):
 def test_student_sees_check_titles_not_check_code(lab, path):
     base, token, root = lab
     nb = nbformat.read(root / path.name, as_version=4)
-    checks = [i for i, c in enumerate(nb.cells) if "exercise-check" in c.metadata.get("tags", [])]
-    answers = [i for i, c in enumerate(nb.cells) if "answer" in c.metadata.get("tags", [])
-               and c.cell_type == "code"]
+    checks = [i for i, c in enumerate(nb.cells) if EXERCISE_CHECK in tags(c)]
+    answers = [i for i, c in enumerate(nb.cells) if ANSWER in tags(c) and c.cell_type == "code"]
     assert checks and answers, f"{path.name}: a student edition with checks and answer cells"
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=FLAGS)

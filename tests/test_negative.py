@@ -8,9 +8,13 @@ import subprocess
 import sys
 
 import pytest
+from bookkit import IGNORE_OUTPUT, RAISES, shared_cell_defining, tags
 from conftest import ROOT, load_notebook, toc_notebooks
 
 DIGIT = re.compile(r"\d")
+# Runs nbval once more on crafted notebooks: needed when the sanitize file, pytest.ini or the
+# shared rounding() change, not on each change to a chapter, so `make test-full` runs it.
+pytestmark = pytest.mark.full
 VERDICT = re.compile(r"^(PASSED|FAILED) \S*/(\w+)\.ipynb::Cell (\d+)\b", re.MULTILINE)
 
 
@@ -23,8 +27,7 @@ def crafted_notebook(cells: list[dict]) -> dict:
 def first_tensor_output(nb: dict) -> tuple[int, dict]:
     """Index of the first code cell whose compared output prints a tensor, and that output."""
     for index, cell in enumerate(nb["cells"]):
-        tags = cell.get("metadata", {}).get("tags", [])
-        if cell["cell_type"] != "code" or "nbval-ignore-output" in tags:
+        if cell["cell_type"] != "code" or IGNORE_OUTPUT in tags(cell):
             continue
         for out in cell["outputs"]:
             text = "".join(out.get("text", "")) or "".join(out.get("data", {}).get("text/plain", ""))
@@ -55,7 +58,7 @@ def changed_digit_notebooks() -> dict[str, dict]:
 def raising_notebooks() -> dict[str, dict]:
     """A cell that stores a ValueError but no longer raises one."""
     cell = {"cell_type": "code", "execution_count": 1, "id": "c1", "source": "x = 1",
-            "metadata": {"tags": ["raises-exception"]},
+            "metadata": {"tags": [RAISES]},
             "outputs": [{"output_type": "error", "ename": "ValueError", "evalue": "bad",
                          "traceback": []}]}
     return {"does_not_raise": crafted_notebook([cell])}
@@ -73,7 +76,7 @@ CASES = [  # (stored output, whether nbval must forgive it)
 
 def rounding_notebooks() -> dict[str, dict]:
     """The shared rounding() cell, then one print per case of CASES."""
-    definition = (ROOT / "scripts" / "shared_cells.py").read_text().split("# %%\n")[2]
+    definition = shared_cell_defining("rounding")
     cells = [{"cell_type": "code", "execution_count": 1, "id": "c0", "metadata": {},
               "outputs": [], "source": definition}]
     for n, (stored, _) in enumerate(CASES, 1):

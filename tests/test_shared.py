@@ -7,29 +7,17 @@ chapter, and no chapter quietly drifts.
 """
 
 import ast
-import importlib.util
 import re
 
 import pytest
-from conftest import ROOT, load_notebook, toc_notebooks
-
-SHARED = ROOT / "scripts" / "shared_cells.py"
-spec = importlib.util.spec_from_file_location("sync", ROOT / "scripts" / "sync_shared_cells.py")
-sync = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(sync)
-
-
-def canonical_cells(chapter: int | None = None) -> list[str]:
-    """The shared cells of a chapter (every cell of scripts/shared_cells.py if None)."""
-    if chapter is None:
-        return [source.strip("\n") for source in sync.CELL.split(SHARED.read_text())[2::2]]
-    return sync.canonical_cells(chapter)
+from bookkit import IGNORE_OUTPUT, SHARED, chapter_number, tags
+from bookkit import shared_cells as canonical_cells
+from conftest import load_notebook, toc_notebooks
 
 
 def shared_cells(nb: dict) -> list[str]:
     """The source of a notebook's code cells tagged `shared`, in order."""
-    return ["".join(cell["source"]).strip("\n") for cell in nb["cells"]
-            if "shared" in cell.get("metadata", {}).get("tags", [])]
+    return ["".join(cell["source"]).strip("\n") for cell in nb["cells"] if SHARED in tags(cell)]
 
 
 def test_the_shared_file_is_valid_python_with_short_cells():
@@ -48,7 +36,7 @@ def test_the_shared_file_is_valid_python_with_short_cells():
 @pytest.mark.parametrize("path", toc_notebooks(), ids=lambda p: p.name)
 def test_chapter_carries_the_shared_cells_verbatim(path):
     found = shared_cells(load_notebook(path))
-    expected = canonical_cells(sync.chapter_number(path))
+    expected = canonical_cells(chapter_number(path))
     assert len(found) == len(expected), (
         f"{path.name}: {len(found)} cells tagged `shared`, expected "
         f"{len(expected)} (python scripts/sync_shared_cells.py copies them)")
@@ -60,17 +48,17 @@ def test_chapter_carries_the_shared_cells_verbatim(path):
 @pytest.mark.parametrize("path", toc_notebooks(), ids=lambda p: p.name)
 def test_shared_cells_come_first_and_only_the_setup_output_is_ignored(path):
     cells = [c for c in load_notebook(path)["cells"] if c["cell_type"] == "code"]
-    n = len(canonical_cells(sync.chapter_number(path)))
-    tagged = ["shared" in c.get("metadata", {}).get("tags", []) for c in cells]
+    n = len(canonical_cells(chapter_number(path)))
+    tagged = [SHARED in tags(c) for c in cells]
     assert tagged[:n] == [True] * n, f"{path.name}: shared cells open Setup"
-    ignored = ["nbval-ignore-output" in c.get("metadata", {}).get("tags", [])
-               for c in cells[:n]]
+    ignored = [IGNORE_OUTPUT in tags(c) for c in cells[:n]]
     assert ignored == [True] + [False] * (n - 1), (
         f"{path.name}: only the device cell's output is machine-specific")
 
 
 NUMBER_WORDS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen".split())}
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen"
+    .split())}
 
 
 @pytest.mark.parametrize("path", toc_notebooks(), ids=lambda p: p.name)
@@ -80,5 +68,5 @@ def test_setup_paragraph_counts_the_shared_cells(path):
                    if c["cell_type"] == "markdown")
     said = re.search(r"The first (\w+) cells are the same", text)
     assert said, f"{path.name}: the Setup paragraph names how many cells are shared"
-    n = len(canonical_cells(sync.chapter_number(path)))
+    n = len(canonical_cells(chapter_number(path)))
     assert NUMBER_WORDS.get(said[1]) == n, f"{path.name}: says {said[1]!r}, has {n}"

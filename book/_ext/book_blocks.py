@@ -12,8 +12,10 @@ Markdown cell of its own::
 
 On the website the run becomes one ``<details class="going-deeper">`` element, closed until
 clicked, with "Going deeper: <title>" as its summary: native HTML, so it opens by keyboard and
-without JavaScript. Its cells are still executed and checked like any other. The Jupyter edition
-(scripts/notebook_edition.py) writes the prose in ``<details>`` and collapses the code cells.
+without JavaScript. Printed, a closed aside is one line saying where to read it ("Going deeper,
+in the notebook and on the website: <title>"). Its cells are still executed and checked like any
+other. The Jupyter edition (scripts/notebook_edition.py) writes the prose in ``<details>`` and
+collapses the code cells.
 
 **Alt text from the output.** A figure's alt text travels with the figure, in the output's
 metadata (``{"image/png": {"alt": ...}}``, what the book's ``show()`` writes, as nbconvert and the
@@ -26,6 +28,7 @@ from docutils.parsers.rst import Directive
 from sphinx.transforms import SphinxTransform
 
 PREFIX = "Going deeper: "
+WHERE = ", in the notebook and on the website"
 
 
 class deeper_marker(nodes.Element):
@@ -96,7 +99,9 @@ def depart_going_deeper(self, node) -> None:
 
 
 def visit_deeper_title(self, node) -> None:
-    self.body.append(f'<summary><span class="going-deeper-label">{PREFIX}</span>')
+    # Printed closed, the aside says where it is to be read (book.css shows WHERE on paper only).
+    self.body.append(f'<summary><span class="going-deeper-label">{PREFIX.rstrip(": ")}'
+                     f'<span class="going-deeper-where">{WHERE}</span>: </span>')
 
 
 def depart_deeper_title(self, node) -> None:

@@ -82,3 +82,27 @@ const afterMaths = (tries) => {  // MathJax may load after the page: wait for it
 };
 window.addEventListener("load", () => afterMaths(100));
 window.addEventListener("resize", focusableWideMaths);
+
+// Tables wider than the screen: the theme lets them scroll sideways by keyboard (tabindex 0 on
+// their scrolling box, -1 when they fit) but gives that box no role, so a screen reader announces
+// a nameless stop. Each box that scrolls becomes a region named by its caption, or by its place
+// among the page's tables (landmarks need names of their own); one that fits is left as it was.
+(() => {
+  const name = () => document.querySelectorAll(".pst-scrollable-table-container")
+    .forEach((box, i) => {
+      if (box.getAttribute("tabindex") !== "0") {
+        if (box.dataset.named) ["role", "aria-label", "data-named"].forEach((a) => box.removeAttribute(a));
+        return;
+      }
+      const caption = box.querySelector("caption");
+      const zh = document.documentElement.lang.startsWith("zh");
+      const what = caption ? caption.textContent.trim() : (zh ? `表格 ${i + 1}` : `table ${i + 1}`);
+      box.setAttribute("role", "region");
+      box.setAttribute("aria-label", `${what}${zh ? "，可横向滚动" : ", scrolls sideways"}`);
+      box.dataset.named = "yes";
+    });
+  new MutationObserver(name).observe(document.documentElement, {
+    subtree: true, attributes: true, attributeFilter: ["tabindex"],
+  });
+  window.addEventListener("load", name);
+})();

@@ -6,6 +6,17 @@ and each WRONG answer (it must say "not yet"). Keys are "<label>/<kind>"; every
 entry is pasted into the student's answer cell as it stands, so it defines
 every name its check reads.
 
+The checks read only what they captured when their exercise was set up, so
+several entries exploit a check that would read the chapter's names: they
+rebind the data the check compares against (and stay wrong), or reuse a
+chapter name for their own purposes (and stay right). Functions are called on
+the check's own inputs, so an answer that ignores its arguments fails; each
+answer is held to its own dtype's tolerance (1e-12 for float64, 1e-5 for
+float32, lists and numbers), so a float64 answer off by 1e-6 fails even beside
+a float32 one. Exercise 1.4's two tables meet in one product, as precise as
+its coarser factor: the check asks for one dtype for both. Exercise 1.8's
+losses are those of a float32 model: 1e-5 whatever their dtype.
+
 Chance: no check of this chapter has a bar that a random answer can meet. Each
 compares the answer with a recomputation from the exercise's inputs, exactly
 or to 1e-5: the rows and the operations that take them (ch1-ex1), the
@@ -92,7 +103,7 @@ PAD = "ctx.padding_idx % ctx.vocab"
 FOUR_WAYS = ("ways = [lambda i, E: {out}(F.embedding(i, E)),"
              " lambda i, E: {out}(E[i]),"
              " lambda i, E: {out}(E.index_select(0, i)),"
-             " lambda i, E: {out}(F.one_hot(i, 50).float() @ E)]")
+             " lambda i, E: {out}(F.one_hot(i, len(E)).float() @ E)]")
 
 WRONG: dict[str, str] = {
     # four ways: results instead of functions, one method four times, rows
@@ -114,6 +125,19 @@ WRONG: dict[str, str] = {
         " lambda i, E: E.T @ F.one_hot(i, 50).float().T]"
     ),
     "ch1-ex1/type": 'ways = ["F.embedding", "E_x[ids_x]", "index_select", "X @ E"]',
+    # functions that read the exercise's own table and ids, not their arguments
+    "ch1-ex1/ignores-its-arguments": (
+        "ways = [lambda i, E: F.embedding(ids_x, E_x), lambda i, E: E_x[ids_x],"
+        " lambda i, E: E_x.index_select(0, ids_x),"
+        " lambda i, E: F.one_hot(ids_x, 50).float() @ E_x]"
+    ),
+    # the looked-up rows times an identity: a product, but not of X and E
+    "ch1-ex1/rows-times-identity": (
+        "ways = [F.embedding, lambda i, E: E[i], lambda i, E: E.index_select(0, i),"
+        " lambda i, E: E[i] @ torch.eye(E.shape[1])]"
+    ),
+    # the vocabulary typed in: right on the exercise's table only
+    "ch1-ex1/vocabulary-typed-in": FOUR_WAYS.format(out="").replace("len(E)", "50"),
     # a token seen three times: the rows averaged, one row, a guess
     "ch1-ex2/mean": "row_1_grad = G_x.mean(dim=0)",
     "ch1-ex2/one-lookup": "row_1_grad = G_x[0]",
@@ -121,6 +145,10 @@ WRONG: dict[str, str] = {
     "ch1-ex2/lucky-draw": "row_1_grad = torch.randn(5)",
     "ch1-ex2/transpose": "row_1_grad = G_x.sum(dim=1)",
     "ch1-ex2/type": 'row_1_grad = "G_x.sum(dim=0)"',
+    # G_x rebound to zeros beside a zero prediction
+    "ch1-ex2/rebinds-G_x": "G_x = torch.zeros(3, 5)\nrow_1_grad = torch.zeros(5)",
+    # a float64 answer off by 1e-6: within float32's tolerance, not float64's
+    "ch1-ex2/float64-off-by-1e-6": "row_1_grad = G_x.double().sum(dim=0) + 1e-6",
     # the one-hot bill: one matrix, one pass, a pair, verdicts of the wrong kind
     "ch1-ex3/float-copy-only": (
         "onehot_bytes = 4 * N_g * V_g\n"
@@ -165,6 +193,11 @@ WRONG: dict[str, str] = {
     "ch1-ex3/type": (
         'onehot_bytes, onehot_flops, larger_than_table = "many", "lots", "yes"'
     ),
+    # the sizes rebound to 1, beside the bill of a 1 x 1 x 1 product
+    "ch1-ex3/rebinds-the-sizes": (
+        "N_g = V_g = d_g = 1\n"
+        "onehot_bytes, onehot_flops, larger_than_table = 12, 4, True"
+    ),
     # biases as extra dimensions: too narrow, ones meeting ones, no biases
     "ch1-ex4/one-column": (
         "U_wide = torch.cat([U_x, b_u[:, None]], dim=1)\n"
@@ -183,6 +216,22 @@ WRONG: dict[str, str] = {
         "V_wide = torch.cat([V_x, torch.ones(7, 1), b_v[:, None]], dim=1)"
     ),
     "ch1-ex4/type": 'U_wide, V_wide = "[u, b_u, 1]", "[v, 1, b_v]"',
+    # every table and bias rebound to zeros beside zero wide tables
+    "ch1-ex4/rebinds-the-tables": (
+        "U_x, V_x, b_u, b_v = torch.zeros(5, 3), torch.zeros(7, 3), torch.zeros(5),"
+        " torch.zeros(7)\n"
+        "U_wide, V_wide = torch.zeros(5, 5), torch.zeros(7, 5)"
+    ),
+    # both in float64, one off by 1e-6: within float32's tolerance only
+    "ch1-ex4/float64-off-by-1e-6": (
+        "U_wide = torch.cat([U_x, b_u[:, None], torch.ones(5, 1)], dim=1).double() + 1e-6\n"
+        "V_wide = torch.cat([V_x, torch.ones(7, 1), b_v[:, None]], dim=1).double()"
+    ),
+    # the same, beside a float32 table: one product cannot hold two tolerances
+    "ch1-ex4/float64-off-beside-float32": (
+        "U_wide = torch.cat([U_x, b_u[:, None], torch.ones(5, 1)], dim=1).double() + 1e-6\n"
+        "V_wide = torch.cat([V_x, torch.ones(7, 1), b_v[:, None]], dim=1)"
+    ),
     # bag modes: the sum half typed in or measured on mean, a wrong conclusion
     "ch1-ex5/typed-zeros": SIDES + (
         "sum_sides = torch.zeros(2, 2, 4)\n"
@@ -209,6 +258,18 @@ WRONG: dict[str, str] = {
         "max_sides = sides_of('max')\n"
         'max_is_a_product = "no"'
     ),
+    # the two tables rebound to zeros, beside zero sides
+    "ch1-ex5/rebinds-the-tables": (
+        "E1 = E2 = torch.zeros(6, 4)\n"
+        "sum_sides = max_sides = torch.zeros(2, 2, 4)\n"
+        "max_is_a_product = False"
+    ),
+    # float64 sums off by 1e-6 beside right float32 max sides
+    "ch1-ex5/float64-off-beside-float32": SIDES + (
+        "sum_sides = sides_of('sum', E1.double(), E2.double()) + 1e-6\n"
+        "max_sides = sides_of('max')\n"
+        "max_is_a_product = False"
+    ),
     # the tied model: the belief, the hits, argmin, the two d swapped
     "ch1-ex7/belief": "misses = {8: 0, 256: 0}",
     "ch1-ex7/hits": MISSES + (
@@ -223,6 +284,11 @@ WRONG: dict[str, str] = {
         " 256: count(tables_tied[8], torch.greater)}"
     ),
     "ch1-ex7/type": "misses = [735, 0]",
+    # tables without a miss put in place of the exercise's, beside the belief
+    "ch1-ex7/rebinds-the-tables": (
+        "tables_tied = {d: torch.eye(1000, d, dtype=torch.float64) for d in [8, 256]}\n"
+        "misses = {8: 0, 256: 0}"
+    ),
     # two optimizers: 300 steps kept to their first 30, one optimizer, SGD for
     # the table, the default learning rates, a model trained twice
     "ch1-ex8/300-cut-to-30": TRAIN + (
@@ -279,6 +345,11 @@ WRONG: dict[str, str] = {
         f"pair_of_optimizers, losses_opt = train({PAIR.format(lr=0.1)}, 30,"
         " reduction='sum')"
     ),
+    # the right steps on other data: ids and targets rebound to zeros
+    "ch1-ex8/rebinds-the-data": TRAIN + (
+        "ids_opt, target_opt = torch.zeros(64, dtype=torch.long), torch.zeros(64)\n"
+        f"pair_of_optimizers, losses_opt = train({PAIR.format(lr=0.1)}, 30)"
+    ),
     "ch1-ex8/type": (
         'pair_of_optimizers = ["SparseAdam", "Adam"]\n'
         "losses_opt = [float(start_loss)] * 30"
@@ -320,6 +391,23 @@ WRONG: dict[str, str] = {
                            "            if ids[n] != pad:\n"
                            "                grad[ids[n]] += G[n]")),
     "ch1-ex9/type": 'my_embedding = "index_add_"',
+    # the exercise's own table, whatever table it is given
+    "ch1-ex9/ignores-its-arguments": FUNCTION.format(
+        pad=PAD, backward=("        keep = ids != pad\n"
+                           "        grad.index_add_(0, ids[keep], G[keep])"))
+    .replace("return E[ids]", "return E_m[ids]"),
+    # no padding read as padding_idx = -1, which drops the last row
+    "ch1-ex9/none-pads-last-row": FUNCTION.format(
+        pad=PAD, backward=("        keep = ids != pad % ctx.vocab\n"
+                           "        grad.index_add_(0, ids[keep], G[keep])")),
+    # a gradient table started at nan: every gap is nan, which no bound passes
+    "ch1-ex9/nan-start": FUNCTION.format(
+        pad=PAD, backward=("        grad = torch.full_like(grad, float('nan'))\n"
+                           "        keep = ids != pad\n"
+                           "        grad.index_add_(0, ids[keep], G[keep])")),
+    # the exercise's cases emptied, beside a Function that ignores padding
+    "ch1-ex9/empties-the-cases": "cases_m = []\n" + FUNCTION.format(
+        pad=PAD, backward="        grad.index_add_(0, ids, G)"),
 }
 
 RIGHT: dict[str, str] = {
@@ -328,8 +416,15 @@ RIGHT: dict[str, str] = {
     "ch1-ex1/float64": (
         "ways = [lambda i, E: F.embedding(i, E.double()), lambda i, E: E.double()[i],"
         " lambda i, E: torch.index_select(E.double(), 0, i),"
-        " lambda i, E: F.one_hot(i, 50).double() @ E.double()]"
+        " lambda i, E: F.one_hot(i, len(E)).double() @ E.double()]"
     ),
+    # the product written with einsum (it runs bmm)
+    "ch1-ex1/einsum": (
+        "ways = [F.embedding, lambda i, E: E[i], lambda i, E: E.index_select(0, i),"
+        " lambda i, E: torch.einsum('nv,vd->nd', F.one_hot(i, len(E)).to(E.dtype), E)]"
+    ),
+    # ids_x reused for the student's own test afterwards
+    "ch1-ex1/reuses-ids_x": FOUR_WAYS.format(out="") + "\nids_x = ids_x.flip(0)",
     "ch1-ex1/eye-and-matmul": (
         "ways = [F.embedding, lambda i, E: E[i], lambda i, E: E.index_select(0, i),"
         " lambda i, E: torch.matmul(torch.eye(len(E))[i], E)]"
@@ -337,6 +432,7 @@ RIGHT: dict[str, str] = {
     "ch1-ex2/numpy": "row_1_grad = G_x.numpy().sum(axis=0)",
     "ch1-ex2/python-list": "row_1_grad = [float(v) for v in G_x[2] + G_x[1] + G_x[0]]",
     "ch1-ex2/float64": "row_1_grad = G_x.double().sum(dim=0)",
+    "ch1-ex2/reuses-G_x": "row_1_grad = G_x.sum(dim=0)\nG_x = G_x[:1]",
     "ch1-ex3/floats-by-hand": (
         "onehot_bytes = (8.0 + 4.0) * N_g * V_g\n"
         "onehot_flops = 2 * (2.0 * N_g * V_g * d_g)\n"
@@ -352,6 +448,24 @@ RIGHT: dict[str, str] = {
         "onehot_bytes = np.int64(N_g) * V_g * 12\n"
         "onehot_flops = np.float64(4 * N_g * V_g * d_g)\n"
         "larger_than_table = onehot_bytes > np.int64(4) * V_g * d_g"
+    ),
+    # the counts typed in, then the size names reused for a small test
+    "ch1-ex3/reuses-the-size-names": (
+        "onehot_bytes = 12 * 1024 * 50257\n"
+        "onehot_flops = 4 * 1024 * 50257 * 768\n"
+        "larger_than_table = onehot_bytes > 4 * 50257 * 768\n"
+        "N_g, V_g, d_g = 2, 3, 4"
+    ),
+    # another parametrisation: the user side doubled, the item side halved
+    "ch1-ex4/scaled": (
+        "U_wide = 2 * torch.cat([U_x, b_u[:, None], torch.ones(5, 1)], dim=1)\n"
+        "V_wide = torch.cat([V_x, torch.ones(7, 1), b_v[:, None]], dim=1) / 2"
+    ),
+    # the wide tables built under the narrow tables' names
+    "ch1-ex4/reuses-U_x": (
+        "U_x = torch.cat([U_x, b_u[:, None], torch.ones(5, 1)], dim=1)\n"
+        "V_x = torch.cat([V_x, torch.ones(7, 1), b_v[:, None]], dim=1)\n"
+        "U_wide, V_wide = U_x, V_x"
     ),
     "ch1-ex4/other-order": (
         "U_wide = torch.cat([b_u[:, None], torch.ones(5, 1), U_x], dim=1)\n"
@@ -379,6 +493,12 @@ RIGHT: dict[str, str] = {
         "max_sides = sides_of('max').tolist()\n"
         "max_is_a_product = False"
     ),
+    # the bag ids reused afterwards for another experiment
+    "ch1-ex5/reuses-bag_ids": SIDES + (
+        "sum_sides, max_sides = sides_of('sum'), sides_of('max')\n"
+        "max_is_a_product = False\n"
+        "bag_ids = bag_ids.flip(0)"
+    ),
     "ch1-ex7/numpy": (
         "import numpy as np\n"
         "misses = {}\n"
@@ -388,6 +508,11 @@ RIGHT: dict[str, str] = {
     ),
     "ch1-ex7/float-counts": MISSES + (
         "misses = {d: float(count(T, torch.greater)) for d, T in tables_tied.items()}"
+    ),
+    # the tables' name reused afterwards for one of them
+    "ch1-ex7/reuses-tables_tied": MISSES + (
+        "misses = {d: count(T, torch.greater) for d, T in tables_tied.items()}\n"
+        "tables_tied = {8: tables_tied[8]}"
     ),
     "ch1-ex8/other-order": TRAIN + (
         "pair_of_optimizers, losses_opt = train("
@@ -413,6 +538,27 @@ RIGHT: dict[str, str] = {
         "    for opt in pair_of_optimizers:\n"
         "        opt.step()"
     ),
+    # the list of optimizers named optim, like the chapter's torch.optim
+    "ch1-ex8/list-named-optim": (
+        "embed_opt, head_opt = build_model()\n"
+        "optim = [torch.optim.SparseAdam(embed_opt.parameters(), lr=0.1),"
+        " torch.optim.Adam(head_opt.parameters(), lr=0.1)]\n"
+        "losses_opt = []\n"
+        "for _ in range(30):\n"
+        "    loss = F.mse_loss(head_opt(embed_opt(ids_opt))[:, 0], target_opt)\n"
+        "    losses_opt.append(loss.item())\n"
+        "    for opt in optim:\n"
+        "        opt.zero_grad()\n"
+        "    loss.backward()\n"
+        "    for opt in optim:\n"
+        "        opt.step()\n"
+        "pair_of_optimizers = optim"
+    ),
+    # the exercise's table reused afterwards for a smaller test of one's own
+    "ch1-ex9/reuses-E_m": FUNCTION.format(
+        pad=PAD, backward=("        keep = ids != pad\n"
+                           "        grad.index_add_(0, ids[keep], G[keep])"))
+    + "\nE_m = E_m[:2]\ncases_m = cases_m[:1]",
     "ch1-ex9/masked-rows": FUNCTION.format(
         pad=PAD, backward=("        G = G * (ids != pad)[:, None]\n"
                            "        grad.index_add_(0, ids, G)")),

@@ -6,7 +6,7 @@ WRONG answer must make the check say "not yet", every RIGHT one "correct".
 Chance rates of the randomized bars, measured on the reference stack:
 - ch2-ex7 (Learn the rotation): a Haar-random 64 × 64 rotation (batched QR with the sign fix,
   seeds 1000..1004, 200 draws each) meets INT4_BAR = 0.08 in 0 of 1000 draws (best 0.092) and
-  FLAT_BAR = 1.7 in 0 of 1000 (best 2.20); a randomly signed Hadamard matrix D H meets FLAT_BAR in
+  FLAT_BAR = 1.7 in 0 of 1000 (best 2.20); a randomly signed Hadamard matrix S H meets FLAT_BAR in
   0 of 200 sign draws (best 1.82). The learned rotation of the solution: 0.062 and 1.44.
 - ch2-ex6 (Why the sign fix?): the check recomputes the statistics from the handed-in draws and
   factors, so no bar is random there; its test that the draws are standard Gaussian
@@ -17,9 +17,10 @@ Chance rates of the randomized bars, measured on the reference stack:
   (mean |g| = 0.866) fail it.
 """
 
-EX5_RIGHT_ERRORS = (  # the three LayerNorm errors measured as the exercise asks
-    'ln_errors = [commute_error(COMPONENTS["LayerNorm core"], R)'
-    " for R in (M, C, Q64)]")
+EX5_C = "C = torch.eye(5, dtype=torch.float64) - 1 / 5\n"
+EX5_M = 'M = -householder(torch.tensor([1.0, 1, -2, 0, 0]).double())\n'  # minus a mirror across v ⟂ 1
+EX5_T = ("w = torch.tensor([[1.0, -1, 0, 0, 0]], dtype=torch.float64)\n"  # 1 ↦ 1 + w, w in 1⊥
+         "T = torch.eye(5, dtype=torch.float64) + torch.ones(5, 1, dtype=torch.float64) @ w / 5")
 
 
 def ex6_answer(draw: str, fix: str, stat: str = "") -> str:
@@ -76,53 +77,52 @@ WRONG: dict[str, str] = {
         "H1 = householder(torch.eye(5, dtype=torch.float64)[0])\n"
         "H2 = householder(givens(5, 0, 1, phi)[0])\n"
         'angle = "50°"'),
-    # ch2-ex3, Which nonlinearities commute with a signed permutation?
-    "ch2-ex3/hard-coded": (  # "elementwise, so it commutes"
-        "commutes_with_PS = {name: True for name in phis}"),
-    "ch2-ex3/even-too": (  # |x| taken for symmetric enough
-        'commutes_with_PS = {"ReLU": False, "GELU": False, "|x|": True,'
-        ' "x³": True}'),
-    "ch2-ex3/wrong-matrix": (  # measured with the plain permutation P
-        "commutes_with_PS = {name: commute_error(phi, BASES['P']) <= TOL\n"
-        "                    for name, phi in phis.items()}"),
+    # ch2-ex3, Sign flips and positive rescalings through four more nonlinearities
+    "ch2-ex3/hard-coded": (  # "elementwise, so it is equivariant"
+        "under_PS = {name: True for name in phis}\n"
+        "under_PD = {name: True for name in phis}"),
+    "ch2-ex3/even-too": (  # |x| taken for symmetric enough under a sign flip
+        'under_PS = {"leaky ReLU": False, "|x|": True, "tanh": True, "softplus": False}\n'
+        'under_PD = {"leaky ReLU": True, "|x|": True, "tanh": False, "softplus": False}'),
+    "ch2-ex3/wrong-matrix": (  # measured with the plain permutation P for both
+        "under_PS = {name: equivariance_error(phi, BASES['P']) <= TOL\n"
+        "            for name, phi in phis.items()}\n"
+        "under_PD = dict(under_PS)"),
+    "ch2-ex3/trimmed-phis": (  # phis cut down to the one function the answer is sure of
+        'phis = {"tanh": torch.tanh}\n'
+        'under_PS = {"tanh": True}\n'
+        'under_PD = {"tanh": False}'),
+    "ch2-ex3/swapped": (  # the two groups' verdicts exchanged
+        'under_PD = {"leaky ReLU": False, "|x|": False, "tanh": True, "softplus": False}\n'
+        'under_PS = {"leaky ReLU": True, "|x|": True, "tanh": False, "softplus": False}'),
     "ch2-ex3/type": (  # the verdicts as words, not flags
-        'commutes_with_PS = {"ReLU": "broken", "GELU": "broken",'
-        ' "|x|": "broken", "x³": "exact"}'),
+        'under_PS = {"leaky ReLU": "broken", "|x|": "broken", "tanh": "exact",'
+        ' "softplus": "broken"}\n'
+        'under_PD = {"leaky ReLU": "exact", "|x|": "exact", "tanh": "broken",'
+        ' "softplus": "broken"}'),
     # ch2-ex5, LayerNorm has a privileged direction
-    "ch2-ex5/unchanged": (  # the identity fixes 1, and mixes nothing
-        "C = torch.eye(5, dtype=torch.float64) - 1 / 5\n"
-        "M = torch.eye(5, dtype=torch.float64)\n" + EX5_RIGHT_ERRORS),
-    "ch2-ex5/merely-sufficient": (  # a permutation fixes 1 too
-        "C = torch.eye(5, dtype=torch.float64) - 1 / 5\n"
-        "M = permutation_matrix([1, 2, 3, 4, 0])\n" + EX5_RIGHT_ERRORS),
+    "ch2-ex5/unchanged": (  # the identity twice: it mixes nothing and keeps LayerNorm
+        EX5_C + "M = torch.eye(5, dtype=torch.float64)\nT = torch.eye(5, dtype=torch.float64)"),
+    "ch2-ex5/merely-relabels": (  # a permutation fixes 1 too, but only relabels
+        EX5_C + "M = permutation_matrix([1, 2, 3, 4, 0])\n" + EX5_T),
+    "ch2-ex5/fix-1": (  # the symmetry table's matrix: it keeps LayerNorm, but sends 1 to 1, not -1
+        EX5_C + 'M = GROUPS["fix 1"]\n' + EX5_T),
+    "ch2-ex5/mirror": (  # the mirror across v ⟂ 1 itself: 1 M = 1
+        EX5_C + "M = householder(torch.tensor([1.0, 1, -2, 0, 0]).double())\n" + EX5_T),
     "ch2-ex5/haar": (  # a Haar-random M does not fix 1
-        "C = torch.eye(5, dtype=torch.float64) - 1 / 5\n"
-        "M = Q64\n" + EX5_RIGHT_ERRORS),
+        EX5_C + "M = Q64\n" + EX5_T),
+    "ch2-ex5/stretch-T": (  # 1 ↦ 3·1 keeps 1⊥ and the direction of 1: LayerNorm keeps it
+        EX5_C + EX5_M + 'T = GROUPS["1 ↦ 3·1"]'),
+    "ch2-ex5/haar-T": (  # breaks LayerNorm, but moves the rows of 1⊥ too
+        EX5_C + EX5_M + "T = Q64"),
     "ch2-ex5/wrong-scale": (  # the all-ones matrix divided by d² instead of d
-        "C = torch.eye(5, dtype=torch.float64)"
-        " - torch.ones(5, 5, dtype=torch.float64) / 25\n"
-        "M = fixing_ones(5, seed=4)\n" + EX5_RIGHT_ERRORS),
-    "ch2-ex5/type": (
-        'C = "I - J / 5"\n'
-        "M = fixing_ones(5, seed=4)\n"
-        "ln_errors = [0.0, 0.0, 0.73]"),
+        "C = torch.eye(5, dtype=torch.float64) - torch.ones(5, 5, dtype=torch.float64) / 25\n"
+        + EX5_M + EX5_T),
+    "ch2-ex5/type": ('C = "I - J / 5"\n' + EX5_M + EX5_T),
     "ch2-ex5/nan": (  # nan passes every test written as "error > tolerance"
-        "C = torch.full((5, 5), math.nan)\n"
-        "M = torch.full((5, 5), math.nan)\n"
-        "ln_errors = [0.0, 0.0, 0.73]"),
-    "ch2-ex5/nan-M": (  # a right C, a nan M
-        "C = torch.eye(5, dtype=torch.float64) - 1 / 5\n"
-        "M = torch.full((5, 5), math.nan)\n"
-        "ln_errors = [0.0, 0.0, 0.73]"),
-    "ch2-ex5/hard-coded-errors": (  # right C and M, the errors typed in, not measured
-        "C = torch.eye(5, dtype=torch.float64) - 1 / 5\n"
-        "M = fixing_ones(5, seed=4)\n"
-        "ln_errors = [0.0, 0.0, 1.0]"),
-    "ch2-ex5/with-gain": (  # the errors of LayerNorm with its gain and shift
-        "C = torch.eye(5, dtype=torch.float64) - 1 / 5\n"
-        "M = fixing_ones(5, seed=4)\n"
-        "ln_errors = [commute_error(lambda z: NORMS['layernorm'](z, NETWORK), R)\n"
-        "             for R in (M, C, Q64)]"),
+        "C = torch.full((5, 5), math.nan)\nM = torch.full((5, 5), math.nan)\n"
+        "T = torch.full((5, 5), math.nan)"),
+    "ch2-ex5/nan-T": (EX5_C + EX5_M + "T = torch.full((5, 5), math.nan)"),  # a right C and M
     # ch2-ex6, Why the sign fix?
     "ch2-ex6/hard-coded": (  # the predicted statistics typed in, nothing drawn
         "gaussians, fixed = {}, {}\n"
@@ -192,26 +192,28 @@ RIGHT: dict[str, str] = {
         "angle = 50"),
     "ch2-ex3/numpy-flags": (  # numpy booleans from a direct comparison
         "import numpy as np\n"
-        "commutes_with_PS = {\n"
-        "    name: np.bool_((phi(x_test @ SIGNED_PERM) - phi(x_test) @ SIGNED_PERM)\n"
-        "                   .abs().max().item() < 1e-12) for name, phi in phis.items()}"),
-    "ch2-ex3/torch-flags": (  # 0-dim boolean tensors from a direct comparison
-        "commutes_with_PS = {\n"
-        "    name: (phi(x_test @ SIGNED_PERM) - phi(x_test) @ SIGNED_PERM).abs().max() < 1e-12\n"
-        "    for name, phi in phis.items()}"),
-    "ch2-ex5/householder-float32": (  # a mirror across v ⟂ 1 mixes and fixes 1; float32 errors
+        "def flags(M):\n"
+        "    return {name: np.bool_((phi(x_test @ M) - phi(x_test) @ M).abs().max().item() < 1e-12)\n"
+        "            for name, phi in phis.items()}\n"
+        "under_PS, under_PD = flags(SIGNED_PERM), flags(BASES['PD'])"),
+    "ch2-ex3/torch-flags": (  # 0-dim boolean tensors, and another signed permutation
+        "S2 = torch.diag(torch.tensor([-1.0, 1, -1, 1, 1]).double())[[1, 2, 0, 4, 3]]\n"
+        "under_PS = {name: (phi(x_test @ S2) - phi(x_test) @ S2).abs().max() < 1e-12\n"
+        "            for name, phi in phis.items()}\n"
+        "under_PD = {'leaky ReLU': torch.tensor(True), '|x|': True, 'tanh': False,\n"
+        "            'softplus': torch.tensor(False)}"),
+    "ch2-ex5/householder-float32": (  # float32 throughout
         "C = (torch.eye(5) - torch.ones(5, 5) / 5).float()\n"
-        "M = householder(torch.tensor([1.0, 1, -2, 0, 0]).double()).float()\n"
-        "ln32 = lambda z: F.layer_norm(z, (5,), eps=EPS)\n"
-        "x32 = x_test.float()\n"
-        "ln_errors = torch.stack([(ln32(x32 @ R) - ln32(x32) @ R).norm() / ln32(x32).norm()\n"
-        "                         for R in (M, C, Q64.float())])"),
-    "ch2-ex5/numpy": (
+        "M = -householder(torch.tensor([1.0, 1, -2, 0, 0]).double()).float()\n"
+        "T = torch.eye(5) + torch.ones(5, 1) @ torch.tensor([[0.0, 0, 2, -1, -1]]) / 5"),
+    "ch2-ex5/numpy-singular-T": (  # numpy; fixing_ones for M; T sends 1 to w alone (singular)
         "import numpy as np\n"
         "C = np.eye(5) - np.ones((5, 5)) / 5\n"
-        "M = fixing_ones(5, seed=9).numpy()\n"
-        'ln_errors = np.array([commute_error(COMPONENTS["LayerNorm core"], torch.as_tensor(R))\n'
-        "                      for R in (M, C, Q64.numpy())])"),
+        "M = -fixing_ones(5, seed=9).numpy()\n"
+        "T = C + np.ones((5, 1)) @ np.array([[1.0, -1, 0, 0, 0]]) / 5"),
+    "ch2-ex5/tilt-and-stretch": (  # 1 ↦ 2·1 + w
+        EX5_C + EX5_M + "T = torch.eye(5, dtype=torch.float64) + torch.ones(5, 1).double()"
+        " @ torch.tensor([[1.0, 1, 1, 0.5, 1.5]]).double() / 5"),
     "ch2-ex6/float32-other-seed": (  # float32 draws from another seed, numpy stats
         "import numpy as np\n"
         "gaussians, fixed, stats = {}, {}, {}\n"

@@ -1,0 +1,70 @@
+"""The book's vocabulary (scripts/bookkit.py): what it reads and the copies that must agree."""
+
+import re
+
+import nbformat
+import notebook_edition
+import pytest
+from bookkit import (
+    ANSWER,
+    ANSWER_CHECK,
+    EXERCISE_CHECK,
+    EXERCISE_LABEL,
+    NO_JS_FALLBACK,
+    ROOT,
+    chapter_number,
+    chapters,
+    shared_cell_defining,
+    shared_cells,
+    tags,
+)
+
+
+@pytest.mark.parametrize("name, number", [
+    ("01_embedding_is_onehot_matmul.ipynb", 1), ("notebooks/04_x.ipynb", 4), ("12_y.md", 12)])
+def test_chapter_number_reads_the_file_name(name, number):
+    assert chapter_number(name) == number
+
+
+@pytest.mark.parametrize("name", ["instructors.ipynb", "1a_x.ipynb", "_01.ipynb"])
+def test_chapter_number_refuses_a_name_without_one(name):
+    with pytest.raises(ValueError, match="starts with its number"):
+        chapter_number(name)
+
+
+def test_chapters_are_the_toc_notebooks_in_order():
+    found = chapters()
+    assert found and [chapter_number(p) for p in found] == list(range(1, len(found) + 1))
+    assert all(p.parent == ROOT / "notebooks" for p in found)
+
+
+def test_shared_cells_by_chapter_and_by_name():
+    every, first, third = shared_cells(), shared_cells(1), shared_cells(3)
+    assert set(first) < set(third) == set(every)  # `# %% chapters 3 4` cells: 3 and 4 only
+    rounding = shared_cell_defining("rounding")
+    assert rounding in every and re.search(r"^def rounding\(", rounding, re.MULTILINE)
+    with pytest.raises(LookupError, match="0 shared cells"):
+        shared_cell_defining("no_such_function")
+
+
+@pytest.mark.parametrize("line, kind", [
+    ("**★☆☆ · 10 min · code**", "code"), ("**★★☆ · 25 min · pen and paper**", "pen and paper"),
+    ("**★★★ · 90 min · mini-project**", "mini-project"),
+    ("**★★★★ · 10 min · code**", None), ("**★☆☆ · ten min · code**", None),
+    ("**★☆☆ · 10 min · essay**", None), ("★☆☆ · 10 min · code", None)])
+def test_exercise_label(line, kind):
+    match = EXERCISE_LABEL.match(line)
+    assert (match["kind"] if match else None) == kind
+
+
+def test_the_converter_speaks_the_same_vocabulary():
+    """Until the converter imports bookkit, its own copies must agree with it."""
+    assert notebook_edition.EXERCISE_LABEL.pattern == EXERCISE_LABEL.pattern
+    assert (notebook_edition.ANSWER_TAG, notebook_edition.CHECK_TAG, notebook_edition.ANSWER_CHECK_TAG,
+            notebook_edition.FALLBACK_TAG) == (ANSWER, EXERCISE_CHECK, ANSWER_CHECK, NO_JS_FALLBACK)
+
+
+def test_tags_reads_json_and_nbformat_cells():
+    cell = nbformat.v4.new_code_cell("x = 1", metadata={"tags": [EXERCISE_CHECK]})
+    assert tags(cell) == tags(dict(cell)) == [EXERCISE_CHECK]
+    assert tags({"cell_type": "markdown", "source": ""}) == []
