@@ -423,7 +423,7 @@ RIGHT: dict[str, str] = {
     "ch5-ex5/bias-after": (
         "def renormalise(W, b, X, mean, std):\n"
         "    spread = (X @ W.T + b).std(0)\n"
-        "    if (spread == 0).any() or (std <= 0).any():\n"
+        "    if (spread == 0).any() or not (std > 0).all():\n"
         "        raise ValueError('every unit must vary, every target std be > 0')\n"
         "    W_new = W * (std / spread)[:, None]\n"
         "    return W_new, mean - (X @ W_new.T).mean(0)\n"
