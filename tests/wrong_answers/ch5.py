@@ -156,6 +156,26 @@ WRONG: dict[str, str] = {
         "    return max(v - ((1 - a) * values[0] + a * values[-1])\n"
         "               for a, v in zip(alphas, values))"
     ),
+    # repeated alphas refused, alphas that go down accepted
+    "ch5-ex2/repeats-only": (
+        "def barrier_on(alphas, values):\n"
+        "    if len(alphas) < 2 or len(alphas) != len(values):\n"
+        "        raise ValueError('at least two alphas, one value per alpha')\n"
+        "    if alphas[0] != 0 or alphas[-1] != 1 or len(set(alphas)) != len(alphas):\n"
+        "        raise ValueError('alphas from 0 to 1, no repeats')\n"
+        "    if not all(math.isfinite(v) for v in values):\n"
+        "        raise ValueError('finite values only')\n"
+        "    return max(v - ((1 - a) * values[0] + a * values[-1])\n"
+        "               for a, v in zip(alphas, values))"
+    ),
+    # the right value in float32, returned as a 0-d tensor, not a Python number
+    "ch5-ex2/float32-tensor": EX2_CHECKS + (
+        "def barrier_on(alphas, values):\n"
+        "    _validated(alphas, values)\n"
+        "    a = torch.tensor(alphas, dtype=torch.float32)\n"
+        "    v = torch.tensor(values, dtype=torch.float32)\n"
+        "    return (v - ((1 - a) * v[0] + a * v[-1])).max()"
+    ),
     # --- ch5-ex4, match by cosine
     # products of weights, as weight matching: not blind to a unit's scale
     "ch5-ex4/dot-products": EX4_HEAD + (
@@ -177,6 +197,11 @@ WRONG: dict[str, str] = {
     "ch5-ex4/nan-for-zeros": EX4_HEAD + (
         "    C = (W_A @ W_B.T) / torch.outer(W_A.norm(dim=1), W_B.norm(dim=1))\n"
         "    return linear_sum_assignment(C.numpy(), maximize=True)[1]"
+    ),
+    # B's rows normalised, A's left as they are: the total of |A_i| cos, not of cos
+    "ch5-ex4/normalise-B-only": EX4_HEAD + (
+        "    U_B = W_B / W_B.norm(dim=1, keepdim=True).clamp_min(1e-300)\n"
+        "    return linear_sum_assignment((W_A @ U_B.T).numpy(), maximize=True)[1]"
     ),
     "ch5-ex4/type": 'def match_cosine(W_A, W_B):\n    return "the best order"',
     # products of weights, with the chapter's tolerance rebound to accept any total
@@ -225,6 +250,33 @@ WRONG: dict[str, str] = {
         "    W, b, X, mean, std = (t.double() for t in (W, b, X, mean, std))\n"
         "    Z = X @ W.T + b\n"
         "    if not ((Z.std(0) > 0).all() and (std > 0).all()):\n"
+        "        raise ValueError('constant unit or std <= 0')\n"
+        "    scale = std / Z.std(0)\n"
+        "    return W * scale[:, None], (b - Z.mean(0)) * scale + mean"
+    ),
+    # a target std of 0 accepted: only a negative one refused
+    "ch5-ex5/zero-std-passes": (
+        "def renormalise(W, b, X, mean, std):\n"
+        "    Z = X @ W.T + b\n"
+        "    if (Z.std(0) == 0).any() or (std < 0).any():\n"
+        "        raise ValueError('constant unit or std < 0')\n"
+        "    scale = std / Z.std(0)\n"
+        "    return W * scale[:, None], (b - Z.mean(0)) * scale + mean"
+    ),
+    # std <= 0 refused, but a nan target passes every comparison
+    "ch5-ex5/nan-std-passes": (
+        "def renormalise(W, b, X, mean, std):\n"
+        "    Z = X @ W.T + b\n"
+        "    if (Z.std(0) <= 0).any() or (std <= 0).any():\n"
+        "        raise ValueError('constant unit or std <= 0')\n"
+        "    scale = std / Z.std(0)\n"
+        "    return W * scale[:, None], (b - Z.mean(0)) * scale + mean"
+    ),
+    # a unit that varies by less than 1e-3 refused as if it were constant
+    "ch5-ex5/over-strict": (
+        "def renormalise(W, b, X, mean, std):\n"
+        "    Z = X @ W.T + b\n"
+        "    if (Z.std(0) < 1e-3).any() or not (std > 0).all():\n"
         "        raise ValueError('constant unit or std <= 0')\n"
         "    scale = std / Z.std(0)\n"
         "    return W * scale[:, None], (b - Z.mean(0)) * scale + mean"
@@ -304,6 +356,12 @@ WRONG: dict[str, str] = {
         "    aligned = _aligned(networks, X, lambda a, b, X: weight_matching(a, b)[0])\n"
         "    return _repaired(_mean(aligned), aligned, X)"
     ),
+    # the right merge, with the aligned networks written back into the argument
+    "ch5-ex8/mutates": EX8_ALIGN + (
+        "def merge_all(networks, X):\n"
+        "    networks[:] = _aligned(networks, X)\n"
+        "    return _repaired(_mean(networks), networks, X)"
+    ),
     # the first two networks only
     "ch5-ex8/two-only": EX8_ALIGN + (
         "def merge_all(networks, X):\n"
@@ -365,7 +423,7 @@ RIGHT: dict[str, str] = {
     "ch5-ex5/bias-after": (
         "def renormalise(W, b, X, mean, std):\n"
         "    spread = (X @ W.T + b).std(0)\n"
-        "    if (spread == 0).any() or (std <= 0).any():\n"
+        "    if (spread == 0).any() or not (std > 0).all():\n"
         "        raise ValueError('every unit must vary, every target std be > 0')\n"
         "    W_new = W * (std / spread)[:, None]\n"
         "    return W_new, mean - (X @ W_new.T).mean(0)\n"
