@@ -18,9 +18,9 @@ The chapters in KIT_CHAPTERS follow the course kit's stricter rules, and the gen
 prove them on every check of those chapters: a check reads nothing the answer cell can rebind (it
 captures what it compares, in a cell before the answer cell, and reads only those copies, its
 answers, the shared cells' names, private `_` names and modules), so an official solution followed
-by a rebinding of every other chapter name is still `correct`; answers filled with NaN are `not
-yet`; a "not yet" never brackets the answer ("too small", "larger than"); and every derivation's
-hidden solution carries a rubric whose items' points add up to its total, as does every
+by a rebinding of every other name the chapter bound to data is still `correct`; answers filled with
+NaN are `not yet`; a "not yet" never brackets the answer ("too small", "larger than"); and every
+derivation's hidden solution carries a rubric whose items' points add up to its total, as does every
 mini-project's rubric.
 """
 
@@ -274,8 +274,8 @@ def test_kit_derivations_and_projects_have_rubrics_with_points(path):
 
 
 # What an answer cell runs around an official solution to rebind, once the solution has run, every
-# name the chapter had bound before it (its data, its functions, its helpers), except the shared
-# cells' names, modules, private `_` names and the answers: the check must still say `correct`.
+# name of data the chapter had bound before it, except the shared cells' names, modules, functions,
+# classes, private `_` names and the answers: the check must still say `correct`.
 # The names come back after the check, as after every answer.
 REBIND = """
 import types as _types
@@ -289,9 +289,12 @@ class _Rebound:
         raise NameError(f"the check read the chapter's {{self._name}}")
 
 
+# The chapter's data, not its functions and classes: an answer may call the chapter's functions,
+# which read their own globals when called (the static test above proves that no check reads a
+# chapter name, functions included).
 for _name, _value in _entry.items():  # the names bound before the answer cell
-    if not (_name.startswith("_") or _name in {keep!r} or isinstance(_value, _types.ModuleType)
-            or globals().get(_name) is not _value):
+    if not (_name.startswith("_") or _name in {keep!r} or globals().get(_name) is not _value
+            or isinstance(_value, (_types.ModuleType, _types.FunctionType, type))):
         globals()[_name] = _Rebound(_name)
 """
 
