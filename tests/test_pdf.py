@@ -348,6 +348,8 @@ def test_the_link_check_fails_a_book_merged_from_its_handouts(tmp_path):
     from pypdf import PdfWriter
 
     handouts = [PDFS / f"{path.stem}.pdf" for path in toc_notebooks()]
+    if not all(pdf.exists() for pdf in handouts):
+        pytest.skip("no PDFs built: `make pdf` prints and checks them")
     merged = tmp_path / "merged.pdf"
     writer = PdfWriter()
     for pdf in handouts:
