@@ -272,3 +272,8 @@ RIGHT: dict[str, str] = {
     ),
     "ch4-ex7/float32": "U_shuffled = basis_of(shuffled_x).float()",
 }
+
+# Each answer runs on its own (the chapter's names restored after it): the float32 and numpy forms
+# convert the per-layer answer, so they compute it first.
+for _form in ("ch4-ex2/float32", "ch4-ex2/numpy"):
+    RIGHT[_form] = RIGHT["ch4-ex2/per-layer"] + "\n" + RIGHT[_form]
