@@ -289,11 +289,19 @@ class _Rebound:
         raise NameError(f"the check read the chapter's {{self._name}}")
 
 
-# The chapter's data, not its functions and classes: an answer may call the chapter's functions,
-# which read their own globals when called (the static test above proves that no check reads a
-# chapter name, functions included).
+# The chapter's data, not its functions and classes nor the globals they read: an answer may call
+# the chapter's functions, which read their own globals when called (the static test above proves
+# that no check reads a chapter name, functions included).
+def _names_read(code):
+    return set(code.co_names).union(*(_names_read(c) for c in code.co_consts
+                                      if isinstance(c, _types.CodeType)))
+
+
+_used = set().union(*(_names_read(f.__code__) for f in _entry.values()
+                      if isinstance(f, _types.FunctionType)))
 for _name, _value in _entry.items():  # the names bound before the answer cell
     if not (_name.startswith("_") or _name in {keep!r} or globals().get(_name) is not _value
+            or _name in _used
             or isinstance(_value, (_types.ModuleType, _types.FunctionType, type))):
         globals()[_name] = _Rebound(_name)
 """
