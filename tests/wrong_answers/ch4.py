@@ -277,3 +277,15 @@ RIGHT: dict[str, str] = {
 # convert the per-layer answer, so they compute it first.
 for _form in ("ch4-ex2/float32", "ch4-ex2/numpy"):
     RIGHT[_form] = RIGHT["ch4-ex2/per-layer"] + "\n" + RIGHT[_form]
+
+# Exercise 4.5 asks for two answers, U_unit and unit_bits; the entries that are about U_unit alone
+# take unit_bits from the official computation, run first (each answer runs on its own).
+_UNIT_BITS = (
+    "_Xu = X / X.norm(dim=1, keepdim=True)\n"
+    "_U = torch.linalg.eigh(_Xu.T @ _Xu)[1].flip(1)\n"
+    "unit_bits = val_bits(rotate_stream(W_folded, _U[:, :kept_width(0.3)])) - model_bits\n"
+)
+for _answers in (WRONG, RIGHT):
+    for _key, _code in _answers.items():
+        if _key.startswith("ch4-ex5/") and "unit_bits =" not in _code:
+            _answers[_key] = _UNIT_BITS + _code
