@@ -75,7 +75,7 @@ ONE_CHAPTER = $(if $(NB),$(NB) tests -k "$(basename $(notdir $(NB)))")
 test: $(STAMP) chromium book $(AXE)
 	$(BIN)/ruff check notebooks tests scripts book/_ext
 	$(BIN)/ruff check --config notebooks/ruff.toml book/instructors.ipynb
-	$(PYTEST_PARALLEL) -m "not full" $(ONE_CHAPTER)
+	BOOK_CHAPTER=$(basename $(notdir $(NB))) $(PYTEST_PARALLEL) -m "not full" $(ONE_CHAPTER)
 
 test-full: $(STAMP) chromium book $(AXE)
 	$(BIN)/ruff check notebooks tests scripts book/_ext

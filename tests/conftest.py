@@ -6,6 +6,7 @@ import hashlib
 import html
 import http.server
 import json
+import os
 import pathlib
 import re
 import threading
@@ -111,5 +112,14 @@ def browser():
 
 def pytest_collection_modifyitems(items) -> None:
     """The two browser files first: the longest, which pytest-xdist (`make test`) gives a worker
-    each while the notebooks and the other files wait for the first worker free."""
+    each while the notebooks and the other files wait for the first worker free.
+
+    A chapter page takes the browser 10-25 s a check: `make test` runs the browser's checks of
+    chapter pages on the first chapter (English and Chinese) and on the book's other pages, and
+    marks those of the later chapters `full` (`make test-full` and CI run them), except the
+    chapter that BOOK_CHAPTER names (`make test NB=...` sets it)."""
     items.sort(key=lambda item: not item.nodeid.startswith("tests/test_browser"))
+    later = [p.stem for p in toc_notebooks()[1:] if p.stem != os.environ.get("BOOK_CHAPTER")]
+    for item in items:
+        if item.nodeid.startswith("tests/test_browser") and any(s in item.nodeid for s in later):
+            item.add_marker(pytest.mark.full)

@@ -101,9 +101,10 @@ PRINTED = """() => {
 # should review (`review-item`: hidden content, frames). Any violation fails, whatever its impact.
 AXE = next((ROOT / "_build" / "test-assets").glob("axe-core-*.js"), None)
 # Three rules measure the rendering of every text and target of a page: about 5 s on a chapter
-# page (some 40,000 elements), under a second elsewhere. `make test` runs them on every page but
-# chapters 2-4 and the Chinese chapter 1; `make test-full` runs them on every chapter on a
-# desktop, and on every page on a phone and in the dark theme.
+# page (some 40,000 elements), under a second elsewhere. `make test` runs them on every page it
+# opens but the Chinese chapter 1 (of the chapters it opens chapter 1 only, tests/conftest.py);
+# `make test-full` runs them on every chapter on a desktop, and on every page on a phone and in
+# the dark theme.
 RENDERING_RULES = ["color-contrast", "link-in-text-block", "target-size"]
 RENDERING_LATER = [p for p in PAGES if "notebooks" in p.relative_to(HTML).parts
                    and p != CHAPTERS[0]]
