@@ -12,7 +12,7 @@ import re
 import threading
 
 import pytest
-import yaml
+from bookkit import chapters
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
@@ -21,19 +21,9 @@ WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
-def toc_files() -> list[str]:
-    """Every file named in _toc.yml, without suffix, in reading order."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    files = [toc["root"]]
-    for part in toc.get("parts", []):
-        files += [chapter["file"] for chapter in part.get("chapters", [])]
-    return files
-
-
 def toc_notebooks() -> list[pathlib.Path]:
     """The chapter notebooks listed in _toc.yml (other pages that are notebooks left out)."""
-    return [ROOT / f"{name}.ipynb" for name in toc_files()
-            if name.startswith("notebooks/") and (ROOT / f"{name}.ipynb").exists()]
+    return chapters()
 
 
 def load_notebook(path: pathlib.Path) -> dict:

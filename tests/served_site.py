@@ -14,7 +14,8 @@ import shutil
 from urllib.parse import unquote, urlparse
 
 from bookkit import CHROMIUM_FLAGS
-from conftest import HTML, SCREENSHOTS, toc_files
+from bookkit import toc_files
+from conftest import HTML, SCREENSHOTS
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 FLAGS = CHROMIUM_FLAGS
