@@ -13,8 +13,7 @@ import pathlib
 import shutil
 from urllib.parse import unquote, urlparse
 
-from bookkit import CHROMIUM_FLAGS
-from bookkit import toc_files
+from bookkit import CHROMIUM_FLAGS, toc_files
 from conftest import HTML, SCREENSHOTS
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
