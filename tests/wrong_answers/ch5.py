@@ -50,10 +50,11 @@ EX6_ACC = (
     "    return 100 * (forward(net, X).argmax(1) == y).double().mean().item()\n"
     "_ks = [10, 30, 100, 1000]\n"
 )
-# ch5-ex7: how many units a matching of B_scaled puts elsewhere than for B
+# ch5-ex7: how many units weight matching of B_scaled, and activation matching of B_flipped,
+# put elsewhere than for B
 EX7_MOVED = (
     "_new_w = weight_matching(A, B_scaled)[0]\n"
-    "_new_a = activation_matching(A, B_scaled, X_train)\n"
+    "_new_a = activation_matching(A, B_flipped, X_train)\n"
     "def _moved(new, old):\n"
     "    return sum((p != q).sum().item() for p, q in zip(new, old))\n"
 )
@@ -314,9 +315,35 @@ WRONG: dict[str, str] = {
         "k_enough = 10"
     ),
     "ch5-ex6/type": "few_accuracies, k_enough = 'high', 'few'",
-    # --- ch5-ex7, which part of the group does each matching see?
+    # --- ch5-ex7, what does each matching see?
     # nothing moves, by the symmetry: wrong for weight matching
     "ch5-ex7/guess-zero": "moved_w, moved_a = 0, 0",
+    # a hard-coded guess: weight matching's count (shown on the website) and the flipped unit alone
+    "ch5-ex7/hard-coded": "moved_w, moved_a = 58, 1",
+    # activation matching of the input left unchanged (B_scaled, not B_flipped): nothing moves
+    "ch5-ex7/unflipped": EX7_MOVED + (
+        "moved_w = _moved(_new_w, perms_w)\n"
+        "moved_a = _moved(activation_matching(A, B_scaled, X_train), perms_a)"
+    ),
+    # activation matching compared with itself (perms_a rebound to the new answer)
+    "ch5-ex7/self": EX7_MOVED + (
+        "perms_a = _new_a\n"
+        "moved_w, moved_a = _moved(_new_w, perms_w), _moved(_new_a, perms_a)"
+    ),
+    # both counts for B_flipped: weight matching of the wrong network
+    "ch5-ex7/both-flipped": EX7_MOVED + (
+        "moved_w = _moved(weight_matching(A, B_flipped)[0], perms_w)\n"
+        "moved_a = _moved(_new_a, perms_a)"
+    ),
+    # a draw of its own: other factors and another flipped unit
+    "ch5-ex7/own-draw": EX7_MOVED + (
+        "_g = torch.Generator().manual_seed(1)\n"
+        "_f = [0.2 + 4.8 * torch.rand(32, generator=_g, dtype=torch.float64) for _ in range(2)]\n"
+        "_s = _f[0].clone()\n"
+        "_s[int(torch.randint(32, (1,), generator=_g))] *= -1\n"
+        "moved_w = _moved(weight_matching(A, rescaled(B, _f))[0], perms_w)\n"
+        "moved_a = _moved(activation_matching(A, rescaled(B, [_s, _f[1]]), X_train), perms_a)"
+    ),
     # the two counts swapped
     "ch5-ex7/swapped": EX7_MOVED + (
         "moved_w, moved_a = _moved(_new_a, perms_a), _moved(_new_w, perms_w)"
@@ -458,6 +485,13 @@ RIGHT: dict[str, str] = {
         "moved_a = sum(x != y for p, q in zip(_new_a, perms_a)\n"
         "              for x, y in zip(p.tolist(), q.tolist()))\n"
         "factors = None  # a name of the exercise"
+    ),
+    # ch5-ex7: counted unit by unit through the inverse permutations, as a float and a numpy int
+    "ch5-ex7/inverse": EX7_MOVED + (
+        "moved_w = float(sum((torch.argsort(p) != torch.argsort(q)).sum().item()\n"
+        "                    for p, q in zip(_new_w, perms_w)))\n"
+        "moved_a = (torch.cat([torch.argsort(p) for p in _new_a])\n"
+        "           != torch.cat([torch.argsort(q) for q in perms_a])).sum().numpy()"
     ),
     # ch5-ex8: REPAIR for many networks, written out, with a helper named like a chapter global
     "ch5-ex8/written-out": EX8_ALIGN + (
