@@ -60,6 +60,11 @@ WRONG: dict[str, str] = {
         "scaled = geometry(E @ (c * Q))\n"
         "ratios = {k: (scaled[k] / before[k]).mean().item()\n"
         '          for k in ("dot products", "norms", "distances")}'),
+    "ch2-ex1/own-rel_error": (  # a helper under the chapter's name that sees no change
+        "def rel_error(Y_hat, Y):\n"
+        "    return 0.0\n"
+        "preserved = set(geometry(E))\n"
+        'ratios = {"dot products": 1, "norms": 1, "distances": 1}'),
     # ch2-ex2, Two reflections make a rotation
     "ch2-ex2/unchanged": (  # a reflection of everything, and the angle φ
         "H1 = -torch.eye(5, dtype=torch.float64)\n"
@@ -123,6 +128,12 @@ WRONG: dict[str, str] = {
         "C = torch.full((5, 5), math.nan)\nM = torch.full((5, 5), math.nan)\n"
         "T = torch.full((5, 5), math.nan)"),
     "ch2-ex5/nan-T": (EX5_C + EX5_M + "T = torch.full((5, 5), math.nan)"),  # a right C and M
+    "ch2-ex5/centring-T": (  # C fixes 1⊥ too, but LN(x C) = LN(x) C: the identity holds
+        EX5_C + EX5_M + "T = C"),
+    "ch2-ex5/own-perm_distance": (  # a relabelling and flip, with a helper that hides it
+        "def perm_distance(M):\n"
+        "    return 1.0\n"
+        + EX5_C + "M = -permutation_matrix([1, 2, 3, 4, 0])\n" + EX5_T),
     # ch2-ex6, Why the sign fix?
     "ch2-ex6/hard-coded": (  # the predicted statistics typed in, nothing drawn
         "gaussians, fixed = {}, {}\n"
@@ -162,6 +173,12 @@ WRONG: dict[str, str] = {
         "Q_learned = draws[int4_errors(draws)[0].argmin()]"),
     "ch2-ex7/not-orthogonal": (  # the rows flattened by a non-orthogonal map
         "Q_learned = 2 * hadamard(n_act)"),
+    "ch2-ex7/rebinds-bars": (  # a fresh Haar draw, with the bars moved out of its way
+        "INT4_BAR, FLAT_BAR = 1.0, 10.0\n"
+        "Q_learned = random_orthogonal(n_act, seed=3)"),
+    "ch2-ex7/rebinds-n_act": (  # a 1 × 1 rotation, with n_act set to match it
+        "n_act = 1\n"
+        "Q_learned = torch.eye(n_act, dtype=torch.float64)"),
     "ch2-ex7/type": 'Q_learned = "cayley"',
     "ch2-ex7/nan": "Q_learned = torch.full((n_act, n_act), math.nan)",  # refused, not measured
 }
@@ -190,6 +207,13 @@ RIGHT: dict[str, str] = {
         "H1 = householder(torch.eye(5, dtype=torch.float64)[0]).numpy()\n"
         "H2 = householder(givens(5, 0, 1, phi)[0]).numpy()\n"
         "angle = 50"),
+    "ch2-ex2/own-helpers": (  # the chapter's names reused by the answer for its own purposes
+        "H1 = householder(torch.eye(5, dtype=torch.float64)[0])\n"
+        "H2 = householder(givens(5, 0, 1, phi)[0])\n"
+        "angle = 2 * phi\n"
+        "def givens(*args):\n"
+        "    return None\n"
+        'rel_error = "not a function"'),
     "ch2-ex3/numpy-flags": (  # numpy booleans from a direct comparison
         "import numpy as np\n"
         "def flags(M):\n"
