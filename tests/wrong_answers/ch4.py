@@ -18,6 +18,18 @@ at k = 112 above it (0.919 to 0.920); out of domain 0.9 is first reached at
 k = 128 (0.904).
 """
 
+# rotate_stream refuses weights whose gains are not all ones: answers that
+# relabel W without folding set its gains aside first.
+_ONES = "ones = {n: torch.ones_like(W[n]) for n in GAINS}\n"
+# ch4-ex2's official map (one invertible, non-orthogonal map per head)
+_RIGHT_MAP = (
+    "g = torch.Generator().manual_seed(11)\n"
+    "A = (per_head(g) * (0.5 + 1.5 * torch.rand(D, generator=g,"
+    " dtype=torch.float64))).to(e64)\n"
+    "eye = torch.eye(D).to(e64)\n"
+    "P_qk = map_heads(P_small, A, torch.linalg.inv(A).T, eye, eye)\n"
+)
+
 WRONG: dict[str, str] = {
     # ch4-ex1: one rank too small (its cosine is close to 0.9, but below)
     "ch4-ex1/one-below": "smallest_rank = 96",
@@ -42,6 +54,12 @@ WRONG: dict[str, str] = {
     "ch4-ex1/not-a-rank": "smallest_rank = 100",
     # the rank as text
     "ch4-ex1/type": 'smallest_rank = "128"',
+    # RANKS rebound to one rank, which is then "the first to reach 0.9"
+    "ch4-ex1/rebinds-RANKS": "RANKS = (256,)\nsmallest_rank = 256",
+    # table_cosine rebound to a function that always reaches 0.9
+    "ch4-ex1/rebinds-table_cosine": (
+        "table_cosine = lambda U, k: 1.0\nsmallest_rank = 64"
+    ),
     # ch4-ex2: queries and keys both scaled by 2: the scores grow fourfold
     "ch4-ex2/both-scaled": (
         "eye = torch.eye(D).to(e64)\n"
@@ -86,6 +104,20 @@ WRONG: dict[str, str] = {
         "eye = torch.eye(D).to(e64)\n"
         "P_qk = map_heads(P_small, A, torch.linalg.inv(A).T, eye, eye)"
     ),
+    # the right map, with one value weight times 1e308: the sentence vectors
+    # overflow to NaN, which a check `moved > 1e-5` let through
+    "ch4-ex2/overflow-nan": (
+        _RIGHT_MAP + 'n = "encoder.layer.0.attention.self.value.weight"\n'
+        "P_qk[n] = P_small[n] * 1e308"
+    ),
+    # keys left unmapped, and the reference vectors rebound to the new ones
+    "ch4-ex2/rebinds-e64": (
+        "eye = torch.eye(D).to(e64)\n"
+        "M = (per_head(torch.Generator().manual_seed(1)) *"
+        " torch.linspace(0.5, 2, D)).to(e64)\n"
+        "P_qk = map_heads(P_small, M, eye, eye, eye)\n"
+        "e64 = encode(P_qk, local_ids, mask64)"
+    ),
     # the right map, but written into P_small itself (P_qk is the same
     # dict): kept last among ch4-ex2's answers, since it changes P_small
     "ch4-ex2/in-place": (
@@ -99,13 +131,13 @@ WRONG: dict[str, str] = {
         '        P_qk[n + ".weight"] = M.T @ P_qk[n + ".weight"]\n'
         '        P_qk[n + ".bias"] = P_qk[n + ".bias"] @ M'
     ),
-    # ch4-ex3: the stream permuted, the gains left to rotate_stream's ones
-    "ch4-ex3/gains-reset": "W_perm = rotate_stream(W, torch.eye(d)[:, perm])",
+    # ch4-ex3: the stream permuted, the gains left at one
+    "ch4-ex3/gains-reset": _ONES + "W_perm = rotate_stream(W | ones, torch.eye(d)[:, perm])",
     # the weights returned unchanged
     "ch4-ex3/unchanged": "W_perm = dict(W)",
     # columns by perm, gains by the inverse permutation: inconsistent
     "ch4-ex3/inverse-gains": (
-        "W_perm = rotate_stream(W, torch.eye(d)[:, perm]) | {n:"
+        _ONES + "W_perm = rotate_stream(W | ones, torch.eye(d)[:, perm]) | {n:"
         " W[n][perm.argsort()] for n in GAINS}"
     ),
     # only the token table and the gains relabelled
@@ -116,16 +148,24 @@ WRONG: dict[str, str] = {
     # relabelled by the inverse of perm throughout: exact, but not the
     # direction the statement fixes (new column j = old column perm[j])
     "ch4-ex3/inverse": (
-        "inv = perm.argsort()\n"
-        "W_perm = rotate_stream(W, torch.eye(d)[:, inv]) | {n: W[n][inv]"
+        _ONES + "inv = perm.argsort()\n"
+        "W_perm = rotate_stream(W | ones, torch.eye(d)[:, inv]) | {n: W[n][inv]"
         " for n in GAINS}"
     ),
     # the rotation Q in place of the permutation
     "ch4-ex3/rotation": (
-        "W_perm = rotate_stream(W, Q.float()) | {n: W[n] for n in GAINS}"
+        _ONES + "W_perm = rotate_stream(W | ones, Q.float()) | {n: W[n] for n in GAINS}"
     ),
     # text instead of weights
     "ch4-ex3/type": 'W_perm = "W with perm applied"',
+    # the right weights, the token table off by a relative 5e-6 (42 float32
+    # epsilons): a default allclose accepted it
+    "ch4-ex3/emb-noise": (
+        _ONES + "W_perm = rotate_stream(W | ones, torch.eye(d)[:, perm]) | {n:"
+        ' W[n][perm] for n in GAINS}\nW_perm["emb"] = W_perm["emb"] * (1 + 5e-6)'
+    ),
+    # perm and W rebound to the identity and the weights unchanged
+    "ch4-ex3/rebinds-perm": "perm = torch.arange(d)\nW_perm = dict(W)",
     # ch4-ex5: the chapter's basis, from the vectors as they are
     "ch4-ex5/raw": 'U_unit = bases["PCA"]',
     # eigh's order, smallest eigenvalue first
@@ -222,12 +262,12 @@ RIGHT: dict[str, str] = {
     ),
     # ch4-ex3: float64 copies of the right weights
     "ch4-ex3/float64": (
-        "W_perm = {n: w.double() for n, w in (rotate_stream(W,"
+        _ONES + "W_perm = {n: w.double() for n, w in (rotate_stream(W | ones,"
         " torch.eye(d)[:, perm]) | {n: W[n][perm] for n in GAINS}).items()}"
     ),
     # numpy arrays
     "ch4-ex3/numpy": (
-        "W_perm = {n: w.cpu().numpy() for n, w in (rotate_stream(W,"
+        _ONES + "W_perm = {n: w.cpu().numpy() for n, w in (rotate_stream(W | ones,"
         " torch.eye(d)[:, perm]) | {n: W[n][perm] for n in GAINS}).items()}"
     ),
     # ch4-ex5: the SVD's right singular vectors, in float64
