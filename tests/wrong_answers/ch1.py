@@ -11,10 +11,12 @@ several entries exploit a check that would read the chapter's names: they
 rebind the data the check compares against (and stay wrong), or reuse a
 chapter name for their own purposes (and stay right). Functions are called on
 the check's own inputs, so an answer that ignores its arguments fails; each
-answer is held to its own dtype's tolerance (1e-12 for float64, 1e-5 for
-float32, lists and numbers), so a float64 answer off by 1e-6 fails even beside
-a float32 one. Exercise 1.4's two tables meet in one product, as precise as
-its coarser factor: the check asks for one dtype for both. Exercise 1.8's
+answer is held to its own precision's tolerance (1e-12 for float64 values,
+1e-5 for float32 ones, lists and numbers, and for a float64 answer whose every
+value float32 holds: a float32 result converted), so a float64 answer off by
+1e-6 fails even beside a float32 one. Exercise 1.4's two tables meet in one
+product, as precise as its coarser factor: the check asks for one precision
+for both. Exercise 1.8's
 losses are those of a float32 model: 1e-5 whatever their dtype.
 
 Chance: no check of this chapter has a bar that a random answer can meet. Each
@@ -138,6 +140,21 @@ WRONG: dict[str, str] = {
     ),
     # the vocabulary typed in: right on the exercise's table only
     "ch1-ex1/vocabulary-typed-in": FOUR_WAYS.format(out="").replace("len(E)", "50"),
+    # products with the wrong values: rounded, in float16
+    "ch1-ex1/product-rounded": FOUR_WAYS.format(out="").replace(
+        "float() @ E)", "float() @ E).round(decimals=3)"),
+    "ch1-ex1/product-in-float16": FOUR_WAYS.format(out="").replace(
+        "float() @ E", "half() @ E.half()"),
+    # the sparse product: not the dense X E, whose nans it lacks
+    "ch1-ex1/sparse-product": (
+        "ways = [F.embedding, lambda i, E: E[i], lambda i, E: E.index_select(0, i),"
+        " lambda i, E: torch.sparse.mm(F.one_hot(i, len(E)).to(E.dtype).to_sparse(), E)]"
+    ),
+    # a lookup given the product's nans by hand: right values, no product
+    "ch1-ex1/lookup-with-the-products-nans": (
+        "ways = [F.embedding, lambda i, E: E[i], lambda i, E: E.index_select(0, i),"
+        " lambda i, E: E[i] + (0 * E).sum(0)]"
+    ),
     # a token seen three times: the rows averaged, one row, a guess
     "ch1-ex2/mean": "row_1_grad = G_x.mean(dim=0)",
     "ch1-ex2/one-lookup": "row_1_grad = G_x[0]",
@@ -149,6 +166,10 @@ WRONG: dict[str, str] = {
     "ch1-ex2/rebinds-G_x": "G_x = torch.zeros(3, 5)\nrow_1_grad = torch.zeros(5)",
     # a float64 answer off by 1e-6: within float32's tolerance, not float64's
     "ch1-ex2/float64-off-by-1e-6": "row_1_grad = G_x.double().sum(dim=0) + 1e-6",
+    # a float32 sum converted, then moved by 1e-9: no longer float32 values
+    "ch1-ex2/float32-converted-off-by-1e-9": "row_1_grad = G_x.sum(dim=0).double() + 1e-9",
+    # a column: five numbers, but not a row
+    "ch1-ex2/column": "row_1_grad = G_x.sum(dim=0)[:, None]",
     # the one-hot bill: one matrix, one pass, a pair, verdicts of the wrong kind
     "ch1-ex3/float-copy-only": (
         "onehot_bytes = 4 * N_g * V_g\n"
@@ -425,6 +446,15 @@ RIGHT: dict[str, str] = {
     ),
     # ids_x reused for the student's own test afterwards
     "ch1-ex1/reuses-ids_x": FOUR_WAYS.format(out="") + "\nids_x = ids_x.flip(0)",
+    # the product written out: X times E entry by entry, summed over V
+    "ch1-ex1/written-out": (
+        "ways = [F.embedding, lambda i, E: E[i], lambda i, E: E.index_select(0, i),"
+        " lambda i, E: (F.one_hot(i, len(E)).to(E.dtype)[:, :, None] * E).sum(1)]"
+    ),
+    "ch1-ex1/matmul": (
+        "ways = [F.embedding, lambda i, E: E[i], lambda i, E: E.index_select(0, i),"
+        " lambda i, E: torch.matmul(F.one_hot(i, len(E)).to(E.dtype), E)]"
+    ),
     "ch1-ex1/eye-and-matmul": (
         "ways = [F.embedding, lambda i, E: E[i], lambda i, E: E.index_select(0, i),"
         " lambda i, E: torch.matmul(torch.eye(len(E))[i], E)]"
@@ -433,6 +463,14 @@ RIGHT: dict[str, str] = {
     "ch1-ex2/python-list": "row_1_grad = [float(v) for v in G_x[2] + G_x[1] + G_x[0]]",
     "ch1-ex2/float64": "row_1_grad = G_x.double().sum(dim=0)",
     "ch1-ex2/reuses-G_x": "row_1_grad = G_x.sum(dim=0)\nG_x = G_x[:1]",
+    # float32 results converted to float64: float32's precision, 1e-5
+    "ch1-ex2/float32-converted": "row_1_grad = G_x.sum(dim=0).double()",
+    "ch1-ex2/autograd-to-numpy-float64": (
+        "emb = nn.Embedding(4, 5)\n"
+        "emb(torch.tensor([1, 1, 1])).backward(G_x)\n"
+        "row_1_grad = emb.weight.grad[1].numpy().astype('float64')"
+    ),
+    "ch1-ex2/keepdim": "row_1_grad = G_x.sum(dim=0, keepdim=True)",
     "ch1-ex3/floats-by-hand": (
         "onehot_bytes = (8.0 + 4.0) * N_g * V_g\n"
         "onehot_flops = 2 * (2.0 * N_g * V_g * d_g)\n"
@@ -471,6 +509,11 @@ RIGHT: dict[str, str] = {
         "U_wide = torch.cat([b_u[:, None], torch.ones(5, 1), U_x], dim=1)\n"
         "V_wide = torch.cat([torch.ones(7, 1), b_v[:, None], V_x], dim=1)"
     ),
+    # a float64 table of float32 values beside a float32 one: one precision
+    "ch1-ex4/float32-converted-beside-float32": (
+        "U_wide = torch.cat([U_x, b_u[:, None], torch.ones(5, 1)], dim=1).double()\n"
+        "V_wide = torch.cat([V_x, torch.ones(7, 1), b_v[:, None]], dim=1)"
+    ),
     "ch1-ex4/numpy-float64": (
         "import numpy as np\n"
         "U_wide = np.hstack([U_x.double().numpy(), b_u.double().numpy()[:, None],"
@@ -482,6 +525,12 @@ RIGHT: dict[str, str] = {
         "sum_sides = sides_of('sum', E1.double(), E2.double())\n"
         "max_sides = sides_of('max', E1.double(), E2.double())\n"
         "max_is_a_product = bool((max_sides[0] - max_sides[1]).abs().max() <= 1e-5)"
+    ),
+    # the sides computed in float32, converted to float64
+    "ch1-ex5/float32-converted": SIDES + (
+        "sum_sides = sides_of('sum').double()\n"
+        "max_sides = sides_of('max').double()\n"
+        "max_is_a_product = False"
     ),
     "ch1-ex5/tensor-flag": SIDES + (
         "sum_sides = sides_of('sum')\n"
