@@ -5,8 +5,8 @@ import io
 import re
 
 import pytest
-from bookkit import EXACT_SIGNED_ZERO, IGNORE_OUTPUT, RAISES, tags
-from conftest import ROOT, WIDGET_VIEW, load_notebook, site_widgets, toc_files, toc_notebooks, widget_state
+from bookkit import EXACT_SIGNED_ZERO, IGNORE_OUTPUT, RAISES, tags, toc_files
+from conftest import ROOT, WIDGET_VIEW, load_notebook, site_widgets, toc_notebooks, widget_state
 
 NOTEBOOKS = toc_notebooks()
 MAX_BYTES = 1_000_000
