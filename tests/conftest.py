@@ -13,6 +13,7 @@ import threading
 
 import pytest
 from bookkit import chapters
+from isolated_runs import stored_seconds
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 HTML = ROOT / "_build" / "html"
@@ -101,15 +102,25 @@ def browser():
 
 
 def pytest_collection_modifyitems(items) -> None:
-    """The two browser files first: the longest, which pytest-xdist (`make test`) gives a worker
-    each while the notebooks and the other files wait for the first worker free.
+    """The longest files first, so that pytest-xdist (`make test`: two workers, one file each at a
+    time) ends on short ones: the two browser files, then the chapters by their stored run time,
+    longest first, then the rest.
 
     A chapter page takes the browser 10-25 s a check: `make test` runs the browser's checks of
-    chapter pages on the first chapter (English and Chinese) and on the book's other pages, and
-    marks those of the later chapters `full` (`make test-full` and CI run them), except the
-    chapter that BOOK_CHAPTER names (`make test NB=...` sets it)."""
-    items.sort(key=lambda item: not item.nodeid.startswith("tests/test_browser"))
-    later = [p.stem for p in toc_notebooks()[1:] if p.stem != os.environ.get("BOOK_CHAPTER")]
+    chapter pages on the first chapter and on the book's other pages, and marks those of the later
+    chapters and of the Chinese chapter `full` (`make test-full` and CI run them), except those
+    of the chapter that BOOK_CHAPTER names (`make test NB=...` sets it)."""
+    run_time = {f"notebooks/{p.name}": stored_seconds(p) for p in chapters()}
+
+    def order(item) -> tuple:
+        file = item.nodeid.split("::")[0]
+        return (not file.startswith("tests/test_browser"), -run_time.get(file, 0.0))
+    items.sort(key=order)
+    named = os.environ.get("BOOK_CHAPTER")
+    later = [p.stem for p in toc_notebooks()[1:] if p.stem != named]
+    translated = [p.stem for p in toc_notebooks() if p.stem != named]
     for item in items:
-        if item.nodeid.startswith("tests/test_browser") and any(s in item.nodeid for s in later):
+        if item.nodeid.startswith("tests/test_browser") and (
+                any(s in item.nodeid for s in later)
+                or any(f"zh/notebooks/{s}" in item.nodeid for s in translated)):
             item.add_marker(pytest.mark.full)

@@ -6,9 +6,10 @@ yet"), its right alternatives ("correct"), and cheating notebooks, each built on
 the chapter's first checked exercise: one redefines `check`, one rebinds `as_number`, one patches
 torch, one the built-in `print`, one edits the check cell, one prints "correct", one exits, one
 never ends, one fills the memory, and more (CHEATS). None may be graded "correct"; each gets the
-verdict it earns. `make test` grades a handful of them for chapter 2; the `full` tests grade
+verdict it earns. The `full` tests (`make test-full`, CI) grade a handful of them for chapter 2,
 every exercise of every chapter (its first wrong and right answers; the rest meet the same checks
-in tests/test_course.py) and every cheat on a synthetic chapter and on chapter 2.
+in tests/test_course.py), and every cheat on a synthetic chapter and on chapter 2. `make test`
+keeps the checks of the judge and the worker that need no class to grade.
 """
 
 import ast
@@ -216,8 +217,10 @@ def assert_graded(got: dict, expected: dict) -> None:
                    if "cheat" in key[0] or "wrong" in key[0])
 
 
+@pytest.mark.full
 def test_a_handful_of_submissions_to_one_chapter(tmp_path):
-    """The official solutions, a wrong answer and three cheats, for chapter 2 (make test)."""
+    """The official solutions, a wrong answer and three cheats, for chapter 2, and every exercise
+    left as handed out graded 'not answered'."""
     expected = expect(FAST, tmp_path / "class", FAST_CHEATS, firsts(wrong_answers(FAST))[:1],
                       right=False)
     got = graded(tmp_path / "class", [tmp_path / "editions"])
