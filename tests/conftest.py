@@ -106,10 +106,10 @@ def pytest_collection_modifyitems(items) -> None:
     time) ends on short ones: the two browser files, then the chapters by their stored run time,
     longest first, then the rest.
 
-    A chapter page takes the browser 10-25 s a check: `make test` runs the browser's checks of
-    chapter pages on the first chapter and on the book's other pages, and marks those of the later
-    chapters and of the Chinese chapter `full` (`make test-full` and CI run them), except those
-    of the chapter that BOOK_CHAPTER names (`make test NB=...` sets it)."""
+    A chapter page takes the browser 10-25 s a check: `make test` runs the browser's checks of the
+    book's other pages and of small test pages, and marks those of the chapters' pages, English
+    and Chinese, `full` (`make test-full` and CI run them), except those of the chapter that
+    BOOK_CHAPTER names (`make test NB=...` sets it)."""
     run_time = {f"notebooks/{p.name}": stored_seconds(p) for p in chapters()}
 
     def order(item) -> tuple:
@@ -117,10 +117,7 @@ def pytest_collection_modifyitems(items) -> None:
         return (not file.startswith("tests/test_browser"), -run_time.get(file, 0.0))
     items.sort(key=order)
     named = os.environ.get("BOOK_CHAPTER")
-    later = [p.stem for p in toc_notebooks()[1:] if p.stem != named]
-    translated = [p.stem for p in toc_notebooks() if p.stem != named]
+    others = [p.stem for p in toc_notebooks() if p.stem != named]
     for item in items:
-        if item.nodeid.startswith("tests/test_browser") and (
-                any(s in item.nodeid for s in later)
-                or any(f"zh/notebooks/{s}" in item.nodeid for s in translated)):
+        if item.nodeid.startswith("tests/test_browser") and any(s in item.nodeid for s in others):
             item.add_marker(pytest.mark.full)
