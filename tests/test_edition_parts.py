@@ -57,9 +57,11 @@ def test_a_role_the_chapters_do_not_use_or_a_bad_key_stops_the_conversion(text, 
         inline(chapter(), text)
 
 
-def test_author_year_names_two_authors_and_shortens_three():
+def test_author_year_names_one_or_two_authors_and_shortens_three_or_more():
+    assert author_year("mezzadri2007generate") == "Mezzadri, 2007"
     assert author_year("press2017tying") == "Press and Wolf, 2017"
-    assert author_year("vaswani2017attention") == "Vaswani et al., 2017"
+    assert author_year("halko2011finding") == "Halko et al., 2011"  # three authors
+    assert author_year("vaswani2017attention") == "Vaswani et al., 2017"  # three named "and others"
 
 
 def test_the_bibliography_directive_becomes_the_list_of_cited_works():
