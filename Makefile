@@ -52,8 +52,11 @@ book: $(STAMP) $(ASSETS_OK) $(CJK_FONT) $(SITE_EDITIONS)
 # The site's two editions of the chapters (SITE_EDITIONS, above), made again only when a chapter
 # or what the conversion reads changed: the student edition, which the site serves under
 # student/, and the Jupyter edition, which the download buttons serve.
+# The converter: notebook_edition.py assembles the parts in scripts/edition/ (named in its
+# __init__.py), which take the book's tags and markers from bookkit.py.
+CONVERTER := scripts/notebook_edition.py $(wildcard scripts/edition/*.py) scripts/bookkit.py
 $(SITE_EDITIONS): $(STAMP) $(ASSETS_OK) $(NOTEBOOKS) $(wildcard book/*.md) _config.yml \
-                  book/references.bib scripts/notebook_edition.py
+                  book/references.bib CITATION.cff $(CONVERTER)
 	rm -rf _build/site-assets/student _build/jupyter-edition
 	$(BIN)/python scripts/notebook_edition.py --student _build/site-assets/student $(NOTEBOOKS)
 	$(BIN)/python scripts/notebook_edition.py _build/jupyter-edition $(NOTEBOOKS)

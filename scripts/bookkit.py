@@ -59,6 +59,10 @@ REMOVE_INPUT = "remove-input"  # code left out of the website
 NO_JS_FALLBACK = "no-js-fallback"  # the website's stand-in for an explorable without JavaScript
 EXACT_SIGNED_ZERO = "exact-signed-zero"  # prints a sign of zero on purpose (the hygiene test)
 
+# The class of an {admonition} that answers a "Check your understanding" question (the student
+# edition leaves it out).
+QUIZ_ANSWER = "answer"
+
 
 def tags(cell: dict) -> list[str]:
     """A cell's tags (a notebook read as JSON or by nbformat)."""

@@ -45,13 +45,14 @@ import nbformat
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "scripts"))
 import notebook_edition as editions  # noqa: E402 (beside this file)
+from bookkit import ANSWER, EXERCISE_CHECK  # noqa: E402
+from edition.exercises import CHECK_TITLE, answer_names  # noqa: E402
 
 WORKER = ROOT / "scripts" / "grade_worker.py"
 CORRECT, NOT_YET, NOT_ANSWERED = "correct", "not yet", "not answered"
 ERROR, TIMEOUT, TAMPERED, BY_HAND = "error", "timeout", "tampered", "by hand"
 VERDICTS = (CORRECT, NOT_YET, NOT_ANSWERED, ERROR, TIMEOUT, TAMPERED, BY_HAND)
 COLUMNS = ("student", "chapter", "exercise", "verdict", "message")
-CHECK_TITLE = editions.CHECK_TITLE
 SAME_CHAPTER = 0.5  # the share of a chapter's cells a submission must hold unchanged
 LOG_LOCK = threading.Lock()  # chapters graded at once append to one log
 
@@ -105,12 +106,12 @@ def find_exercises(nb: nbformat.NotebookNode) -> list[Exercise]:
     """The exercises of a student edition: its answer cells and the check cells that follow."""
     found = []
     for i, cell in enumerate(nb.cells):
-        if editions.ANSWER_TAG not in tags(cell):
+        if ANSWER not in tags(cell):
             continue
         label = cell.metadata["exercise"]
         following = nb.cells[i + 1] if i + 1 < len(nb.cells) else None
-        check = i + 1 if following is not None and editions.CHECK_TAG in tags(following) else None
-        names = editions.answer_names(following) if check is not None else []
+        check = i + 1 if following is not None and EXERCISE_CHECK in tags(following) else None
+        names = answer_names(following) if check is not None else []
         anchor = f'id="{label}"'
         statement = next((j for j in range(i - 1, -1, -1)
                           if nb.cells[j].cell_type == "markdown" and anchor in nb.cells[j].source),
@@ -132,7 +133,7 @@ def pristine_chapters(paths: list[pathlib.Path]) -> list[Chapter]:
 def is_student_edition(path: pathlib.Path) -> bool:
     """Whether a notebook is a student edition already (it has answer cells)."""
     nb = nbformat.read(path, as_version=4)
-    return any(editions.ANSWER_TAG in tags(c) for c in nb.cells)
+    return any(ANSWER in tags(c) for c in nb.cells)
 
 
 # ----------------------------------------------------------------------------- submissions

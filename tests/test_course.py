@@ -31,8 +31,10 @@ import re
 import nbformat
 import notebook_edition as editions
 import pytest
-from bookkit import chapter_number, tags
+from bookkit import EXERCISE_LABEL, chapter_number, tags
 from conftest import ROOT, toc_notebooks
+from edition.exercises import answer_names, split_at_solution_markers
+from edition.markdown import FENCE, Directive, split_directive
 from nbclient import NotebookClient
 
 NOTEBOOKS = toc_notebooks()
@@ -77,7 +79,7 @@ def sections(nb) -> dict[str, list]:
     return found
 
 
-def exercises(path) -> list[editions.Directive]:
+def exercises(path) -> list[Directive]:
     """The {exercise} directives of a chapter, in order."""
     nb = nbformat.read(path, as_version=4)
     chapter = editions.survey(path, nb)
@@ -85,9 +87,9 @@ def exercises(path) -> list[editions.Directive]:
     for cell in nb.cells:
         lines = cell.source.splitlines() if cell.cell_type == "markdown" else []
         for i, line in enumerate(lines):
-            fence = editions.FENCE.match(line)
+            fence = FENCE.match(line)
             if fence and fence["info"].strip().startswith("{exercise}"):
-                found.append(editions.split_directive(lines, i, chapter)[0])
+                found.append(split_directive(lines, i, chapter)[0])
     return found
 
 
@@ -97,8 +99,8 @@ def solutions(path) -> dict[str, list[str]]:
     chapter = editions.survey(path, nb)
     found, label = {}, None
     for cell in nb.cells:
-        for piece in editions.split_at_solution_markers(chapter, cell):
-            if isinstance(piece, editions.Directive):
+        for piece in split_at_solution_markers(chapter, cell):
+            if isinstance(piece, Directive):
                 label = piece.argument if piece.name == "solution-start" else None
                 if label:
                     found[label] = []
@@ -132,7 +134,7 @@ def test_every_exercise_is_labelled_and_the_kinds_are_all_there(path):
     kinds = []
     for exercise in exercises(path):
         first = exercise.body.strip().split("\n\n")[0].strip()
-        label = editions.EXERCISE_LABEL.match(first)
+        label = EXERCISE_LABEL.match(first)
         assert label, f"{exercise.options.get('label')}: no **★☆☆ · N min · kind** line: {first!r}"
         assert len(label["stars"]) == 3 and 0 < int(label["minutes"]) <= 120, first
         kinds.append(label["kind"])
@@ -147,7 +149,7 @@ def test_every_exercise_is_labelled_and_the_kinds_are_all_there(path):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_the_runtime_line_states_the_exercises_total_time(path):
     """The opening's "exercises ≈ N min" is the sum of the exercises' labelled minutes."""
-    minutes = sum(int(editions.EXERCISE_LABEL.match(e.body.strip().split("\n\n")[0].strip())
+    minutes = sum(int(EXERCISE_LABEL.match(e.body.strip().split("\n\n")[0].strip())
                       ["minutes"]) for e in exercises(path))
     opening = nbformat.read(path, as_version=4).cells[0].source
     stated = re.search(r"exercises\s+≈\s+(\d+)\s+min", opening)
@@ -227,7 +229,7 @@ def test_kit_checks_read_only_what_they_captured_before_the_answer(path):
     allowed = shared_names(path) | set(dir(builtins)) | IPYTHON_NAMES
     for i, answer, check in checks_with_answers(nb):
         label, source = answer.metadata["exercise"], check.source
-        answers = set(editions.answer_names(check))
+        answers = set(answer_names(check))
         chapter_names = {n for n in read_names(source) - allowed - answers if not n.startswith("_")}
         assert not chapter_names, f"{label}: the check reads the chapter's {sorted(chapter_names)}"
         before = set().union(*(bound_names(ast.parse(c.source)) for c in nb.cells[:i]
@@ -264,7 +266,7 @@ def test_kit_derivations_and_projects_have_rubrics_with_points(path):
     (where students see how it is graded), comes before the model answer; a mini-project's
     statement carries one. Their items' points add up to the total."""
     for exercise in exercises(path):
-        label, kind = exercise.options["label"], editions.EXERCISE_LABEL.match(
+        label, kind = exercise.options["label"], EXERCISE_LABEL.match(
             exercise.body.strip().split("\n\n")[0].strip())["kind"]
         if kind == "pen and paper":
             rubric_adds_up(exercise.body if RUBRIC in exercise.body
@@ -369,7 +371,7 @@ def run_student_edition(path, tmp_path) -> nbformat.NotebookNode:
     if chapter_number(path) in KIT_CHAPTERS:
         keep = sorted(shared_names(path) | IPYTHON_NAMES)
         for label, check in checks.items():
-            names = editions.answer_names(check)
+            names = answer_names(check)
             code = "\n\n".join(official[label])
             nb.cells += then(f"{code}\n{REBIND.format(keep=keep + names)}", label, "correct",
                              f"{label}/rebinds-every-chapter-name", setups[label])

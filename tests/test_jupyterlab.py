@@ -23,6 +23,7 @@ import notebook_edition as editions
 import pytest
 from bookkit import ANSWER, CHROMIUM_FLAGS, EXERCISE_CHECK, tags
 from conftest import toc_notebooks
+from edition.exercises import CHECK_TITLE
 from playwright.sync_api import sync_playwright
 
 CHROMIUM = "/usr/bin/chromium"
@@ -99,7 +100,7 @@ def test_student_sees_check_titles_not_check_code(lab, path):
                 state = cells.nth(i).evaluate(CELL_STATE)
                 body = [line for line in nb.cells[i].source.splitlines()[1:] if len(line) > 20]
                 assert state["placeholder"] and not state["editor"], f"cell {i} shows its code"
-                assert state["text"].strip() == editions.CHECK_TITLE, state
+                assert state["text"].strip() == CHECK_TITLE, state
                 assert not any(line.strip() in state["text"] for line in body)
             for i in answers:
                 state = cells.nth(i).evaluate(CELL_STATE)
