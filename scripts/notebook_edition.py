@@ -101,6 +101,13 @@ def convert_cell(chapter: Chapter, cell: nbformat.NotebookNode) -> nbformat.Note
     """A cell in plain Markdown; inside a Going-deeper block, prose in <details>, code collapsed."""
     converted = nbformat.from_dict(cell)
     was_open = chapter.deeper is not None
+    if cell.cell_type == "markdown" and deeper.split_at_end(cell.source)[1]:
+        # The main text after a {deeper-end} in the same cell stays outside the block.
+        parts = [nbformat.from_dict(dict(cell, source=part))
+                 for part in deeper.split_at_end(cell.source)]
+        sources = [convert_cell(chapter, part).source for part in parts]
+        converted.source = "\n\n".join(part for part in sources if part.strip())
+        return converted
     if cell.cell_type == "markdown":
         text = convert_text(chapter, cell.source)
         left = raw_myst(text)

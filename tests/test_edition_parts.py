@@ -132,6 +132,19 @@ def test_a_going_deeper_block_puts_each_prose_cell_in_details_and_collapses_code
     assert deeper.prose(ch, "After.", "After.", was_open=False) == "After."
 
 
+def test_the_main_text_after_a_going_deeper_end_in_the_same_cell_stays_outside_the_block():
+    ch = chapter()
+    cells = [nbformat.v4.new_markdown_cell(source) for source in (
+        "```{deeper-start} A\n```\n\nInside.", "```{deeper-end}\n```\n\n## Next section\n\nMain.",
+        "```{deeper-start} B\n```\n\nIn B.", "Last of B.\n\n```{deeper-end}\n```\n\nMain again.")]
+    out = [notebook_edition.convert_cell(ch, cell).source for cell in cells]
+    assert out[1] == "## Next section\n\nMain."
+    assert out[3].startswith("<details>\n<summary><b>Going deeper: B, continued</b></summary>\n\n"
+                             "Last of B.\n\n</details>")
+    assert out[3].endswith("</details>\n\nMain again.") and ch.deeper is None
+    assert deeper.split_at_end("No block here.") == ("No block here.", "")
+
+
 @pytest.mark.parametrize("cells, message", [
     (["```{deeper-start} A\n```"], "followed by the block's first paragraph"),
     (["Text.\n\n```{deeper-start} A\n```\n\nMore."], "must open its Markdown cell"),

@@ -5,11 +5,21 @@ from __future__ import annotations
 import re
 
 import nbformat
-from bookkit import DEEPER_START
+from bookkit import DEEPER_END, DEEPER_START
 
 from edition.chapter import Chapter, hide_source
 
 DEEPER = "Going deeper: "
+END_FENCE = re.compile(rf"^```\{{{DEEPER_END}\}}[^\n]*\n```[ \t]*$", re.MULTILINE)
+
+
+def split_at_end(source: str) -> tuple[str, str]:
+    """A Markdown cell's source cut after its {deeper-end} fence: the block's last prose (with the
+    fence) and the main text that follows it in the same cell ("" where there is none)."""
+    end = END_FENCE.search(source)
+    if end is None:
+        return source, ""
+    return source[:end.end()], source[end.end():].strip("\n")
 
 
 def open_block(chapter: Chapter, title: str) -> None:
