@@ -166,6 +166,19 @@ WRONG: dict[str, str] = {
     ),
     # perm and W rebound to the identity and the weights unchanged
     "ch4-ex3/rebinds-perm": "perm = torch.arange(d)\nW_perm = dict(W)",
+    # the right weights, but the rows of the 5-gram table that the first 16
+    # validation windows never read set to zero: their logits do not change
+    "ch4-ex3/unused-rows-zeroed": (
+        _ONES + "W_perm = rotate_stream(W | ones, torch.eye(d)[:, perm]) | {n:"
+        " W[n][perm] for n in GAINS}\nread = torch.zeros(len(W['gram5']), dtype=torch.bool)\n"
+        "read[torch.unique(ngram_rows(val_x[:16], 5)).cpu()] = True\n"
+        "W_perm['gram5'] = W_perm['gram5'] * read[:, None].to(W_perm['gram5'])"
+    ),
+    # the right weights in float16: 16-bit rounding, refused with its own message
+    "ch4-ex3/float16": (
+        _ONES + "W_perm = {n: w.half() for n, w in (rotate_stream(W | ones,"
+        " torch.eye(d)[:, perm]) | {n: W[n][perm] for n in GAINS}).items()}"
+    ),
     # ch4-ex5: the chapter's basis, from the vectors as they are
     "ch4-ex5/raw": 'U_unit = bases["PCA"]',
     # eigh's order, smallest eigenvalue first
@@ -259,6 +272,11 @@ RIGHT: dict[str, str] = {
     "ch4-ex2/numpy": (
         "import numpy as np\n"
         "P_qk = {n: np.asarray(w.cpu()) for n, w in P_qk.items()}"
+    ),
+    # ch4-ex3: the relabelling written by hand, by indexing, without rotate_stream
+    "ch4-ex3/indexing": (
+        "W_perm = {n: w[perm] if n in WRITES or n in GAINS else w[:, perm]"
+        " for n, w in W.items()}"
     ),
     # ch4-ex3: float64 copies of the right weights
     "ch4-ex3/float64": (
