@@ -395,6 +395,27 @@ WRONG: dict[str, str] = {
         "    aligned = _aligned(networks[:2], X)\n"
         "    return _repaired(_mean(aligned), aligned, X)"
     ),
+    # the first network repaired to the aligned networks' statistics: the
+    # others never enter the weights (REPAIR sets the statistics anyway)
+    "ch5-ex8/first-repaired": EX8_ALIGN + (
+        "def merge_all(networks, X):\n"
+        "    return _repaired(networks[0], _aligned(networks, X), X)"
+    ),
+    # aligned, averaged and repaired, but the last layer is the first network's
+    "ch5-ex8/last-not-averaged": EX8_ALIGN + (
+        "def merge_all(networks, X):\n"
+        "    aligned = _aligned(networks, X)\n"
+        "    return _repaired(_mean(aligned), aligned, X)[:-1] + networks[0][-1:]"
+    ),
+    # aligned and repaired, the average weighted 0.7, 0.1, 0.1, 0.1
+    "ch5-ex8/unequal-weights": EX8_ALIGN + (
+        "def merge_all(networks, X):\n"
+        "    aligned = _aligned(networks, X)\n"
+        "    w = [0.7] + [0.3 / (len(aligned) - 1)] * (len(aligned) - 1) if len(aligned) > 1 else [1.0]\n"
+        "    mean = [tuple(sum(c * n[i][j] for c, n in zip(w, aligned)) for j in (0, 1))\n"
+        "            for i in range(len(aligned[0]))]\n"
+        "    return _repaired(mean, aligned, X)"
+    ),
 }
 
 RIGHT: dict[str, str] = {
