@@ -13,12 +13,14 @@ test-full` one of each whole chapter page.
 
 import base64
 import hashlib
+import importlib.util
 import io
 import itertools
 import pathlib
 import re
 from urllib.parse import unquote, urlparse
 
+import nbformat
 import pytest
 from conftest import HTML, ROOT, SCREENSHOTS, figure_metadata, load_notebook, widget_state
 from served_site import (
@@ -38,10 +40,8 @@ from test_hygiene import CSS_PPI, MIN_DESKTOP_PX, MIN_PHONE_PX
 
 A4_TEXT = {"width": 703, "height": 1060}  # 186 mm x 280 mm at 96 px per inch
 MB = 1_000_000
-# The whole site (PDFs aside) and what one chapter page sends (text gzip-compressed). The goal
-# for the site is 16 MB; with a fifth chapter and every figure stored at twice its width it
-# measures 18.5 MB, so the budget holds it there until the duplicated downloads go (README).
-SITE_BUDGET, CHAPTER_BUDGET = 19 * MB, 2.5 * MB
+# The whole site (PDFs aside) and what one chapter page sends (text gzip-compressed).
+SITE_BUDGET, CHAPTER_BUDGET = 16 * MB, 2.5 * MB
 # A chapter page at 1280 x 900, its asides closed: at most this tall, and its first section after
 # Setup starts within the first two screens. The goal is 35,000 px; chapters 2, 3 and 5 measure
 # 35,100 to 36,300 (README), so the limit holds them there until they are folded further.
@@ -465,6 +465,129 @@ def test_whole_site_weight():
         by_folder[top] = by_folder.get(top, 0) + f.stat().st_size
     record_weight("whole site", {"bytes": total, "files": len(files), "by folder": by_folder})
     assert total <= SITE_BUDGET, f"site: {total / MB:.1f} MB (budget {SITE_BUDGET / MB} MB), {by_folder}"
+
+
+# What book/_ext/lean_site.py leaves out of the built site, each shown to cost the reader nothing.
+def lean_site():
+    """book/_ext/lean_site.py, the build's extension (not a package the tests import)."""
+    spec = importlib.util.spec_from_file_location("lean_site", ROOT / "book" / "_ext" / "lean_site.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.parametrize("folder", ["_sources/notebooks", "student"])
+def test_downloadable_notebooks_hold_all_but_their_timings(folder):
+    """Each notebook the site serves (the download button's Jupyter edition, the student
+    edition) is a valid notebook equal to the one it was written from, cell by cell (sources,
+    outputs, tags, saved widget state), less the execution times of its cells."""
+    written_from = {"_sources/notebooks": ROOT / "_build" / "jupyter-edition",
+                    "student": ROOT / "_build" / "site-assets" / "student"}[folder]
+    for path in CHAPTERS:
+        name = path.with_suffix(".ipynb").name
+        served = nbformat.read(HTML / folder / name, as_version=4)
+        nbformat.validate(served)
+        original = nbformat.read(written_from / name, as_version=4)
+        timed = [cell for cell in original.cells if "execution" in cell.metadata]
+        assert timed, f"{name}: no timings to leave out (the comparison would prove nothing)"
+        kept = [cell.id for cell in served.cells if "execution" in cell.metadata]
+        assert kept == [], f"{folder}/{name} keeps the timings of cells {kept}"
+        for cell in timed:
+            del cell.metadata["execution"]
+        assert served == original, f"{folder}/{name} differs from the notebook it was written from"
+
+
+# The kinds of token whose spans the highlighted code is written without: on the served page, in
+# each theme, a span of each kind inside a code block is drawn exactly as the bare text beside
+# it (colour, background, weight, style, decoration, font), and a keyword span is not (the probe
+# sees a difference where there is one: without book.css's plain colour for code, names too).
+SPAN_LOOKS = """(kinds) => {
+  const pre = document.querySelector('article div[class^="highlight-"] > div.highlight > pre');
+  const look = (kind) => {
+    const span = document.createElement("span");
+    if (kind) span.className = kind;
+    span.textContent = "x";
+    pre.appendChild(span);
+    const style = getComputedStyle(span);
+    const seen = [style.color, style.backgroundColor, style.fontWeight, style.fontStyle,
+                  style.textDecorationLine, style.fontFamily].join(" | ");
+    span.remove();
+    return seen;
+  };
+  const bare = look("");
+  return Object.fromEntries(kinds.map(kind => [kind, look(kind) === bare]));
+}"""
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_code_spans_left_out_change_nothing_seen(browser, site, dark):
+    css = (HTML / "_static" / "pygments.css").read_text(encoding="utf-8")
+    plain = sorted(lean_site().plain_token_classes(css))
+    assert {"n", "p"} <= set(plain), f"names and punctuation no longer written bare: {plain}"
+    view = SitePage(browser, site, CHAPTERS[0], dark=dark)
+    try:
+        theme = view.page.evaluate("() => document.documentElement.dataset.theme")
+        assert theme == ("dark" if dark else "light"), theme
+        looks = view.page.evaluate(SPAN_LOOKS, plain + ["k"])
+        assert looks.pop("k") is False, "the probe cannot tell a keyword's colour from plain text"
+        assert all(looks.values()), f"spans left out that are drawn differently: {looks}"
+        bare = view.page.evaluate("(kinds) => kinds.map(k => document.querySelectorAll("
+                                  "`div.highlight pre span.${k}`).length)", plain)
+        assert sum(bare) == 0, f"spans of {plain} still written: {bare}"
+    finally:
+        view.close()
+
+
+def test_code_written_bare_keeps_its_text_and_its_coloured_spans():
+    lean = lean_site()
+    css = """html[data-theme="light"] .highlight { background: #fefefe; color: #080808 }
+html[data-theme="light"] .highlight .n { color: #080808 }
+html[data-theme="light"] .highlight .k { color: #6730C5 }
+html[data-theme="light"] .highlight .o { color: #080808 }
+html[data-theme="dark"] .highlight { background: #2b2b2b; color: #F8F8F2 }
+html[data-theme="dark"] .highlight .n { color: #F8F8F2 }
+html[data-theme="dark"] .highlight .k { color: #F8F8F2 }
+html[data-theme="dark"] .highlight .o { color: #00ff00 }"""
+    plain = lean.plain_token_classes(css)
+    assert plain == {"n"}, plain  # .k is coloured in light, .o in dark
+    block = '<div class="highlight-{} notranslate"><div class="highlight"><pre>{}</pre></div>'
+    code = ('<p><span class="n">prose</span></p>'
+            + block.format("ipython3", '<span></span><span class="k">def</span> <span class="n">f</span>'
+                           '<span class="o">(</span>):')
+            + '<div class="output stream highlight-myst-ansi notranslate"><div class="highlight"><pre>'
+              '<span class="n">out</span></pre></div>')
+    assert lean.plain_code(code, plain) == code.replace('<span class="n">f</span>', "f")
+    page = (HTML / CHAPTERS[1].relative_to(HTML)).read_text(encoding="utf-8")
+    text = lambda html: re.sub(r"<[^>]+>", "", html)  # noqa: E731
+    assert text(lean.plain_code(page, {"k", "o", "s2"})) == text(page)
+
+
+def test_the_widget_manager_ships_no_ipywidgets_7_module():
+    """The manager's bundle as fetched holds ipywidgets 7's base and controls inside its
+    html-manager module; on the site those (and what only they use) are stubs that raise, and
+    nothing else is left out (applied again, the step finds nothing more)."""
+    lean = lean_site()
+    bundle = pathlib.Path("assets", "widgets", "embed-amd.js")
+    fetched = (ROOT / "_build" / "site-assets" / bundle).read_text(encoding="utf-8")
+    shipped = (HTML / bundle).read_text(encoding="utf-8")
+    manager = lean.MANAGER.search(fetched)[0]
+    _, stubs = lean.without_ipywidgets_7(manager)
+    entries = {lean.BASE_7.search(manager)[1], *re.findall(r"\((\d+)\)", lean.CONTROLS_7.search(manager)[1])}
+    assert entries < set(stubs), (entries, stubs)  # and what only they use
+    shipped_manager = lean.MANAGER.search(shipped)[0]
+    again, more = lean.without_ipywidgets_7(shipped_manager)
+    assert again == shipped_manager and set(more) == set(stubs), "the shipped manager is not the lean one"
+    assert all(lean.STUB.format(key) in shipped_manager for key in stubs)
+    for module in ("base7", "controls7"):
+        defined = f'define("@jupyter-widgets/{module}"'
+        assert defined in fetched and defined not in shipped, module
+
+
+def test_every_figure_file_is_shown_by_a_page():
+    shown = {unquote(name) for page in HTML.rglob("*.html")
+             for name in re.findall(r"""_images/([^"'?#\s)]+)""", page.read_text(encoding="utf-8"))}
+    unshown = [image.name for image in (HTML / "_images").iterdir() if image.name not in shown]
+    assert unshown == [], f"figures no page shows: {unshown}"
 
 
 def test_search_finds_a_word_with_excerpts(browser, site):
