@@ -115,6 +115,8 @@ def print_page(browser, url: str, pdf: pathlib.Path, site: pathlib.Path) -> dict
         for handle in page.locator(".site-interactive .noUi-handle").all():
             handle.focus()  # print a slider at its last frame: its first is often a blank start
             page.keyboard.press("End")
+        page.evaluate("() => document.querySelectorAll('details.rubric')"
+                      ".forEach(d => { d.open = true; })")  # printed open
         page.evaluate(PUBLISHED_LINKS, [site.as_uri() + "/", published_site()])
         page.wait_for_timeout(300)
         page.emulate_media(media="print")

@@ -17,6 +17,18 @@ in the notebook and on the website: <title>"). Its cells are still executed and 
 other. The Jupyter edition (scripts/notebook_edition.py) writes the prose in ``<details>`` and
 collapses the code cells.
 
+**One toggle for a run of quiet hidden cells.** A code cell tagged ``hide-input`` that prints
+nothing shows only its "Show code cell source" line; several in a row (a chapter's helper
+definitions) would stack one such line each. On the website such a run becomes one toggle, "Show
+code cell source (N cells)", that opens on all N inputs, one block each, in order. Only the
+written page changes: the cells, their order and their code are those of the notebook.
+
+**Rubrics one click away.** A mini-project's exercise ends with its rubric (the points, item by
+item), which a student reads when they start the work and an instructor when grading. On the
+website the rubric, from its "Rubric." paragraph to the end of the exercise, becomes a closed
+``<details class="rubric">`` under the statement; the printed chapters open it
+(scripts/chapter_pdfs.py), and the notebooks keep it as written.
+
 **Alt text from the output.** A figure's alt text travels with the figure, in the output's
 metadata (``{"image/png": {"alt": ...}}``, what the book's ``show()`` writes, as nbconvert and the
 Jupyter proposal JEP 120 read it). MyST-NB reads width and height from there but not ``alt``; this
@@ -26,6 +38,7 @@ extension passes ``alt`` on to the image too.
 from docutils import nodes
 from docutils.parsers.rst import Directive
 from sphinx.transforms import SphinxTransform
+from sphinx.transforms.post_transforms import SphinxPostTransform
 
 PREFIX = "Going deeper: "
 WHERE = ", in the notebook and on the website"
@@ -132,6 +145,102 @@ def alt_from_output_metadata() -> None:
     NbElementRenderer.render_image = with_alt
 
 
+
+# A merged toggle's count, in each language the site is built in (English by default).
+CELLS = {"zh_CN": "（{n} 个单元格）"}
+
+
+def quiet_hidden(node: nodes.Node) -> bool:
+    """A code cell whose input is hidden (tag hide-input) and that shows no output."""
+    return (isinstance(node, nodes.container) and node.get("nb_element") == "cell_code"
+            and node.get("hide_mode") == "input" and len(node.children) == 1
+            and node.children[0].get("nb_element") == "cell_code_source")
+
+
+class MergeQuietHiddenCells(SphinxPostTransform):
+    """Each run of two or more adjacent quiet hidden cells becomes one cell, whose hidden input
+    holds every input of the run. Runs before MyST-NB's HideInputCells (priority 199), which
+    then wraps that input in one toggle."""
+
+    default_priority = 198
+    formats = ("html",)
+
+    def run(self, **kwargs) -> None:
+        count = CELLS.get(self.config.language or "en", " ({n} cells)")
+        for parent in list(self.document.findall(nodes.Element)):
+            run: list[nodes.container] = []
+            for child in [*parent.children, None]:
+                if child is not None and quiet_hidden(child):
+                    run.append(child)
+                    continue
+                if len(run) > 1:
+                    merge_cells(parent, run, count.format(n=len(run)))
+                run = []
+
+
+def merge_cells(parent: nodes.Element, run: list, suffix: str) -> None:
+    """Move the inputs of run[1:] into run[0], as one input, and drop the emptied cells."""
+    inputs = nodes.container(classes=["cell_inputs"], nb_element="cell_code_source")
+    for cell in run:
+        inputs += cell.children[0].deepcopy()
+    first = run[0]
+    first.children = []
+    first += inputs
+    for key in ("prompt_show", "prompt_hide"):
+        first[key] = first[key] + suffix
+    for cell in run[1:]:
+        parent.remove(cell)
+
+
+# The summary of a collapsed rubric, and the words that open a rubric's first paragraph, in each
+# language the site is built in.
+RUBRIC = {"en": ("Rubric: how the points are given", "Rubric"),
+          "zh_CN": ("评分标准：各项如何给分", "评分标准")}
+
+
+class collapsed_rubric(nodes.General, nodes.Element):
+    """An exercise's rubric, collapsed on the website: <details class="rubric">."""
+
+
+def visit_rubric(self, node) -> None:
+    self.body.append('<details class="rubric">\n<summary>'
+                     f"{self.encode(node['summary'])}</summary>\n")
+
+
+def depart_rubric(self, node) -> None:
+    self.body.append("</details>\n")
+
+
+def in_exercise(node: nodes.Node) -> bool:
+    """Whether the node sits in an exercise's statement (not in a solution)."""
+    while node is not None:
+        if type(node).__name__.startswith("exercise_"):
+            return True
+        node = node.parent
+    return False
+
+
+class CollapseRubrics(SphinxPostTransform):
+    """Each exercise's rubric (its "Rubric." paragraph and what follows it) into a collapsed_rubric."""
+
+    default_priority = 200
+    formats = ("html",)
+
+    def run(self, **kwargs) -> None:
+        summary, word = RUBRIC.get(self.config.language or "en", RUBRIC["en"])
+        for para in list(self.document.findall(nodes.paragraph)):
+            first = next((c for c in para.children if c.astext().strip()), None)
+            if not (isinstance(first, nodes.strong) and first.astext().startswith(word)
+                    and in_exercise(para)):
+                continue
+            parent = para.parent
+            start = parent.index(para)
+            block = collapsed_rubric(summary=summary)
+            for sibling in parent.children[start:]:
+                block += sibling.deepcopy()
+            parent.children = parent.children[:start]
+            parent += block
+
 def setup(app):
     alt_from_output_metadata()
     app.add_node(deeper_marker, html=(skip, None), latex=(skip, None), text=(skip, None))
@@ -140,4 +249,7 @@ def setup(app):
     app.add_directive("deeper-start", DeeperStart)
     app.add_directive("deeper-end", DeeperEnd)
     app.add_transform(WrapDeeperBlocks)
+    app.add_post_transform(MergeQuietHiddenCells)
+    app.add_node(collapsed_rubric, html=(visit_rubric, depart_rubric))
+    app.add_post_transform(CollapseRubrics)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
