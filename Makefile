@@ -35,7 +35,14 @@ SITE_EDITIONS := _build/site-assets/student/.made
 .PHONY: translations book test test-full test-matrix test-floor test-colab test-gpu execute chromium pdf \
         clean editions grade
 
-book: $(STAMP) $(ASSETS_OK) $(CJK_FONT) $(SITE_EDITIONS)
+# The site is built again only when something it is made from changed (BOOK_INPUTS): an
+# up-to-date build still costs Sphinx's start-up and the Chinese site's, about 7 s of every
+# `make test`. Delete _build/html to force a build.
+BOOK_INPUTS := $(shell find book locale notebooks scripts -type f -not -path '*/__pycache__/*' \
+                 -not -name '*.mo') _config.yml _toc.yml CITATION.cff Makefile
+BOOK_OK := _build/html/.book-ok
+book: $(BOOK_OK)
+$(BOOK_OK): $(STAMP) $(ASSETS_OK) $(CJK_FONT) $(SITE_EDITIONS) $(BOOK_INPUTS)
 	$(BIN)/jupyter-book build . --warningiserror --nitpick --keep-going --quiet
 	@# An incremental build with no page to rebuild copies no static file: a changed book.css
 	@# or a11y.js would not reach the site. The book's own static files are copied every time.
@@ -48,6 +55,7 @@ book: $(STAMP) $(ASSETS_OK) $(CJK_FONT) $(SITE_EDITIONS)
 	$(BIN)/python scripts/translation.py html _build/html/zh zh_CN
 	$(BIN)/python scripts/translation.py font $(CJK_FONT) _build/html
 	@echo "Website: _build/html/index.html (中文: _build/html/zh/index.html)"
+	touch $@
 
 # The site's two editions of the chapters (SITE_EDITIONS, above), made again only when a chapter
 # or what the conversion reads changed: the student edition, which the site serves under
