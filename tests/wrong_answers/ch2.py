@@ -158,6 +158,19 @@ WRONG: dict[str, str] = {
     "ch2-ex6/row-fix": ex6_answer(  # the rows times the signs: the same statistics, not a factor
         GAUSSIAN, "Q_raw * signs.unsqueeze(-1)"),
     "ch2-ex6/diag-embed": ex6_answer(GAUSSIAN, "torch.diag_embed(signs) @ Q_raw"),  # S Q, not Q S
+    # one matrix drawn and repeated 2000 times: its entries look Gaussian for some seeds
+    # (227, re-seeded 16), but the draws are not independent
+    "ch2-ex6/one-draw-expanded": ex6_answer(
+        "torch.randn(n, n, dtype=torch.float64,"
+        " generator=torch.Generator().manual_seed(227)).expand(2000, n, n)", COLUMN_FIX),
+    "ch2-ex6/reseeded-loop": ex6_answer(
+        "torch.stack([torch.randn(n, n, dtype=torch.float64,"
+        " generator=torch.Generator().manual_seed(16)) for _ in range(2000)])", COLUMN_FIX),
+    # symmetric draws: every entry N(0, 1), but G[i, j] = G[j, i]
+    "ch2-ex6/symmetric": ex6_answer(
+        "(lambda A: (A + A.mT) / 2 ** 0.5 * torch.where(torch.eye(n, dtype=torch.bool),"
+        " 2 ** -0.5, 1.0))(torch.randn(2000, n, n, dtype=torch.float64,"
+        " generator=torch.Generator().manual_seed(n)))", COLUMN_FIX),
     "ch2-ex6/nan-stats": ex6_answer(
         GAUSSIAN, COLUMN_FIX, "stats = {key: (math.nan, math.nan) for key in stats}"),
     "ch2-ex6/percent": ex6_answer(  # the fraction given as a percentage

@@ -8,8 +8,8 @@ Chance, measured over 200 draws each (seed 123): a random orthogonal 64 x 64
 matrix passed none of the principal-axes checks (ch4-ex5, ch4-ex6, ch4-ex7;
 orthonormality allowed to 1e-5, the axes to 1e-6); a random rank from RANKS
 is right 1 time in 5, so ch4-ex1 is a choice among five, not a bar to clear.
-A random permutation other than perm passed ch4-ex3 in none of 200 draws;
-its inverse is rejected with its own message. ch4-ex2 has no chance
+A random permutation other than perm passed ch4-ex3 in none of 200 draws,
+nor does its inverse (every weight is compared entry by entry). ch4-ex2 has no chance
 component: every head of every layer must have singular values at least
 1.01 apart in ratio (the official answer: 3.24 at least). The ranks below
 were measured on the texts of Python 3.11, 3.12 and 3.13: the weighted
@@ -175,6 +175,7 @@ WRONG: dict[str, str] = {
         "W_perm['gram5'] = W_perm['gram5'] * read[:, None].to(W_perm['gram5'])"
     ),
     # the right weights in float16: 16-bit rounding, refused with its own message
+    # (as is any dtype but float32 and float64)
     "ch4-ex3/float16": (
         _ONES + "W_perm = {n: w.half() for n, w in (rotate_stream(W | ones,"
         " torch.eye(d)[:, perm]) | {n: W[n][perm] for n in GAINS}).items()}"
@@ -272,6 +273,20 @@ RIGHT: dict[str, str] = {
     "ch4-ex2/numpy": (
         "import numpy as np\n"
         "P_qk = {n: np.asarray(w.cpu()) for n, w in P_qk.items()}"
+    ),
+    # ch4-ex3: folded, permuted and unfolded in float32, handed in as float64 (float32's
+    # values, judged at float32's tolerance)
+    "ch4-ex3/unfolded-float32-as-float64": (
+        "Wp = rotate_stream(fold_gains(W), torch.eye(d)[:, perm])\n"
+        "W_perm = dict(Wp)\n"
+        "for i in range(2):\n"
+        "    for gname, readers in ((f'{i}.g1', ('q', 'k', 'v')), (f'{i}.g2', ('up',))):\n"
+        "        W_perm[gname] = W[gname][perm]\n"
+        "        for r in readers:\n"
+        "            W_perm[f'{i}.{r}'] = Wp[f'{i}.{r}'] / W_perm[gname]\n"
+        "W_perm['g_f'] = W['g_f'][perm]\n"
+        "W_perm['unemb'] = Wp['unemb'] / W_perm['g_f']\n"
+        "W_perm = {n: w.double() for n, w in W_perm.items()}"
     ),
     # ch4-ex3: the relabelling written by hand, by indexing, without rotate_stream
     "ch4-ex3/indexing": (
