@@ -42,6 +42,8 @@ from sphinx.transforms.post_transforms import SphinxPostTransform
 
 PREFIX = "Going deeper: "
 WHERE = ", in the notebook and on the website"
+# The same two in each other language the site is built in.
+DEEPER = {"zh_CN": ("深入一步", "，见 notebook 和网站")}
 
 
 class deeper_marker(nodes.Element):
@@ -113,8 +115,9 @@ def depart_going_deeper(self, node) -> None:
 
 def visit_deeper_title(self, node) -> None:
     # Printed closed, the aside says where it is to be read (book.css shows WHERE on paper only).
-    self.body.append(f'<summary><span class="going-deeper-label">{PREFIX.rstrip(": ")}'
-                     f'<span class="going-deeper-where">{WHERE}</span>: </span>')
+    label, where = DEEPER.get(self.builder.config.language, (PREFIX.rstrip(": "), WHERE))
+    self.body.append(f'<summary><span class="going-deeper-label">{label}'
+                     f'<span class="going-deeper-where">{where}</span>: </span>')
 
 
 def depart_deeper_title(self, node) -> None:
@@ -170,12 +173,13 @@ class MergeQuietHiddenCells(SphinxPostTransform):
         for parent in list(self.document.findall(nodes.Element)):
             run: list[nodes.container] = []
             for child in [*parent.children, None]:
-                if child is not None and quiet_hidden(child):
-                    run.append(child)
+                if (child is not None and quiet_hidden(child)
+                        and (not run or child["classes"] == run[0]["classes"])):
+                    run.append(child)  # the same tags: one toggle can stand for both
                     continue
                 if len(run) > 1:
                     merge_cells(parent, run, count.format(n=len(run)))
-                run = []
+                run = [child] if child is not None and quiet_hidden(child) else []
 
 
 def merge_cells(parent: nodes.Element, run: list, suffix: str) -> None:
