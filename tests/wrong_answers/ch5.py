@@ -358,6 +358,27 @@ WRONG: dict[str, str] = {
         "moved_w = (_new_w[0] != perms_w[0]).sum().item()\n"
         "moved_a = (_new_a[0] != perms_a[0]).sum().item()"
     ),
+    # the right inverse, but it appends the output layer's order to its argument perms
+    "ch5-ex1/appends-to-perms": (
+        "def unpermute(layers, perms):\n"
+        "    perms.append(torch.arange(len(layers[-1][1])))\n"
+        "    inverse = [torch.argsort(torch.as_tensor(p)) for p in perms]\n"
+        "    out, before = [], None\n"
+        "    for (W, b), q in zip(layers, inverse):\n"
+        "        W = W if before is None else W[:, before]\n"
+        "        out.append((W[q].clone(), b[q].clone()))\n"
+        "        before = q\n"
+        "    return out"
+    ),
+    # right on targets of std 0.5 and more, but refuses a smaller target std
+    "ch5-ex5/refuses-small-std": (
+        "def renormalise(W, b, X, mean, std):\n"
+        "    Z = X @ W.T + b\n"
+        "    if not ((Z.std(0) > 0).all() and (std >= 0.5).all()):\n"
+        "        raise ValueError('a constant unit, or a target std below 0.5')\n"
+        "    s = std / Z.std(0)\n"
+        "    return W * s[:, None], (b - Z.mean(0)) * s + mean"
+    ),
     # --- ch5-ex8, merge four networks
     # averaged in the order they come: no alignment
     "ch5-ex8/no-align": EX8_ALIGN + (
