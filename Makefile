@@ -38,7 +38,7 @@ SITE_EDITIONS := _build/site-assets/student/.made
 # The site is built again only when something it is made from changed (BOOK_INPUTS): an
 # up-to-date build still costs Sphinx's start-up and the Chinese site's, about 7 s of every
 # `make test`. Delete _build/html to force a build.
-BOOK_INPUTS := $(shell find book locale notebooks scripts -type f -not -path '*/__pycache__/*' \
+BOOK_INPUTS := $(shell find book locale notebooks scripts -type f -not -path '*/.*' -not -path '*/__pycache__/*' \
                  -not -name '*.mo') _config.yml _toc.yml CITATION.cff Makefile
 BOOK_OK := _build/html/.book-ok
 book: $(BOOK_OK)
