@@ -186,17 +186,33 @@ def as_number(name: str, value: object, shape: tuple = ()) -> torch.Tensor:
 
 
 # %%
+import types
 from collections.abc import Callable
 
+_HELPERS = {"as_flag": as_flag, "as_number": as_number,
+            "AnswerTypeError": AnswerTypeError}  # as these cells define them
 
+
+def _with_helpers(test: Callable) -> Callable:
+    """test, reading the helpers above even where an answer named its own."""
+    if not isinstance(test, types.FunctionType):
+        return test
+    bound = types.FunctionType(test.__code__, test.__globals__ | _HELPERS,
+                               test.__name__, test.__defaults__,
+                               test.__closure__)
+    bound.__kwdefaults__ = test.__kwdefaults__
+    return bound
+
+
+# %%
 def check(test: Callable[..., str | None], *answers: object) -> None:
     """Say whether exercise answers pass `test`, without showing a solution."""
     if any(answer is None for answer in answers):
         print("not answered yet: replace each None with your answer")
         return
     try:
-        problem = test(*answers)
-    except AnswerTypeError as error:  # an answer of the wrong kind
+        problem = _with_helpers(test)(*answers)
+    except _HELPERS["AnswerTypeError"] as error:  # of the wrong kind
         problem = str(error)
     except Exception as error:  # an answer that makes the test itself fail
         problem = f"{type(error).__name__}: {error}"

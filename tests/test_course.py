@@ -277,7 +277,8 @@ def test_kit_derivations_and_projects_have_rubrics_with_points(path):
 
 # What an answer cell runs around an official solution to rebind, once the solution has run, every
 # name of data the chapter had bound before it, except the shared cells' names, modules, functions,
-# classes, private `_` names and the answers: the check must still say `correct`.
+# classes, private `_` names and the answers, and to name its own as_number, as_flag and
+# AnswerTypeError, as a student may: the check must still say `correct`.
 # The names come back after the check, as after every answer.
 REBIND = """
 import types as _types
@@ -306,6 +307,18 @@ for _name, _value in _entry.items():  # the names bound before the answer cell
             or _name in _used
             or isinstance(_value, (_types.ModuleType, _types.FunctionType, type))):
         globals()[_name] = _Rebound(_name)
+
+
+def as_number(*args):
+    raise NameError("the check called the answer's as_number")
+
+
+def as_flag(*args):
+    raise NameError("the check called the answer's as_flag")
+
+
+class AnswerTypeError(Exception):
+    pass
 """
 
 # The answers, once the official solution has run, filled with NaN: numbers, tensors, lists and
