@@ -74,3 +74,14 @@ def test_tags_reads_json_and_nbformat_cells():
     cell = nbformat.v4.new_code_cell("x = 1", metadata={"tags": [EXERCISE_CHECK]})
     assert tags(cell) == tags(dict(cell)) == [EXERCISE_CHECK]
     assert tags({"cell_type": "markdown", "source": ""}) == []
+
+
+def test_no_test_loads_a_module_by_its_file_path():
+    """The tests import the scripts and the build's extensions as modules (pytest.ini's
+    pythonpath), never by a path: no spec_from_file_location, SourceFileLoader or run_path."""
+    loaders = {"spec_from_file_location", "SourceFileLoader", "run_path", "run_module"}
+    for test in sorted((ROOT / "tests").glob("*.py")):
+        called = {node.attr if isinstance(node, ast.Attribute) else node.id
+                  for node in ast.walk(ast.parse(test.read_text()))
+                  if isinstance(node, ast.Attribute | ast.Name)}
+        assert not called & loaders, f"{test.name} loads {sorted(called & loaders)} by path"

@@ -13,13 +13,13 @@ test-full` one of each whole chapter page.
 
 import base64
 import hashlib
-import importlib.util
 import io
 import itertools
 import pathlib
 import re
 from urllib.parse import unquote, urlparse
 
+import lean_site  # book/_ext/ (pytest.ini's pythonpath)
 import nbformat
 import pytest
 from conftest import HTML, ROOT, SCREENSHOTS, figure_metadata, load_notebook, widget_state
@@ -255,7 +255,14 @@ def test_rubrics_and_quiet_cells_are_collapsed_not_lost(path):
         assert after not in quiet, "two quiet hidden cells in a row, a toggle each"
 
 
-@pytest.mark.parametrize("path", PAGES, ids=lambda p: p.relative_to(HTML).as_posix())
+# The pages Sphinx makes itself (the index and search pages) change with the toolchain only:
+# `make test-full` opens them.
+GENERATED = {"genindex.html", "search.html"}
+
+
+@pytest.mark.parametrize("path", [
+    pytest.param(p, marks=pytest.mark.full) if p.name in GENERATED else p for p in PAGES],
+    ids=lambda p: p.relative_to(HTML).as_posix())
 def test_page_renders_offline(browser, site, chapter_page, path):
     view = chapter_page(path) if path in CHAPTERS else SitePage(browser, site, path)
     page = view.page
@@ -383,6 +390,7 @@ def test_figures_are_sharp_and_readable_on_a_desktop_and_a_phone(chapter_page, p
     assert problems == [], f"{len(problems)} problems of {checked} figures shown: {problems[:4]}"
 
 
+@pytest.mark.full  # a check of the check: it changes with the test only
 def test_the_figure_check_passes_a_compliant_figure_and_fails_the_others(browser):
     """The check above on pages of its own: a 500-CSS-px figure stored at 2x with 10-pt text
     passes (13.9 px on a desktop, 10.4 px in a 374-px phone column); text of 7 pt, a PNG at 1x, a
@@ -499,14 +507,6 @@ def test_whole_site_weight():
 
 
 # What book/_ext/lean_site.py leaves out of the built site, each shown to cost the reader nothing.
-def lean_site():
-    """book/_ext/lean_site.py, the build's extension (not a package the tests import)."""
-    spec = importlib.util.spec_from_file_location("lean_site", ROOT / "book" / "_ext" / "lean_site.py")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
 @pytest.mark.parametrize("folder", ["_sources/notebooks", "student"])
 def test_downloadable_notebooks_hold_all_but_their_timings(folder):
     """Each notebook the site serves (the download button's Jupyter edition, the student
@@ -550,10 +550,11 @@ SPAN_LOOKS = """(kinds) => {
 }"""
 
 
+@pytest.mark.full  # it changes with book/_ext/book_blocks.py only
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
 def test_code_spans_left_out_change_nothing_seen(browser, site, dark):
     css = (HTML / "_static" / "pygments.css").read_text(encoding="utf-8")
-    plain = sorted(lean_site().plain_token_classes(css))
+    plain = sorted(lean_site.plain_token_classes(css))
     assert {"n", "p"} <= set(plain), f"names and punctuation no longer written bare: {plain}"
     view = SitePage(browser, site, CHAPTERS[0], dark=dark)
     try:
@@ -570,7 +571,6 @@ def test_code_spans_left_out_change_nothing_seen(browser, site, dark):
 
 
 def test_code_written_bare_keeps_its_text_and_its_coloured_spans():
-    lean = lean_site()
     css = """html[data-theme="light"] .highlight { background: #fefefe; color: #080808 }
 html[data-theme="light"] .highlight .n { color: #080808 }
 html[data-theme="light"] .highlight .k { color: #6730C5 }
@@ -579,7 +579,7 @@ html[data-theme="dark"] .highlight { background: #2b2b2b; color: #F8F8F2 }
 html[data-theme="dark"] .highlight .n { color: #F8F8F2 }
 html[data-theme="dark"] .highlight .k { color: #F8F8F2 }
 html[data-theme="dark"] .highlight .o { color: #00ff00 }"""
-    plain = lean.plain_token_classes(css)
+    plain = lean_site.plain_token_classes(css)
     assert plain == {"n"}, plain  # .k is coloured in light, .o in dark
     block = '<div class="highlight-{} notranslate"><div class="highlight"><pre>{}</pre></div>'
     code = ('<p><span class="n">prose</span></p>'
@@ -587,28 +587,28 @@ html[data-theme="dark"] .highlight .o { color: #00ff00 }"""
                            '<span class="o">(</span>):')
             + '<div class="output stream highlight-myst-ansi notranslate"><div class="highlight"><pre>'
               '<span class="n">out</span></pre></div>')
-    assert lean.plain_code(code, plain) == code.replace('<span class="n">f</span>', "f")
+    assert lean_site.plain_code(code, plain) == code.replace('<span class="n">f</span>', "f")
     page = (HTML / CHAPTERS[1].relative_to(HTML)).read_text(encoding="utf-8")
     text = lambda html: re.sub(r"<[^>]+>", "", html)  # noqa: E731
-    assert text(lean.plain_code(page, {"k", "o", "s2"})) == text(page)
+    assert text(lean_site.plain_code(page, {"k", "o", "s2"})) == text(page)
 
 
 def test_the_widget_manager_ships_no_ipywidgets_7_module():
     """The manager's bundle as fetched holds ipywidgets 7's base and controls inside its
     html-manager module; on the site those (and what only they use) are stubs that raise, and
     nothing else is left out (applied again, the step finds nothing more)."""
-    lean = lean_site()
     bundle = pathlib.Path("assets", "widgets", "embed-amd.js")
     fetched = (ROOT / "_build" / "site-assets" / bundle).read_text(encoding="utf-8")
     shipped = (HTML / bundle).read_text(encoding="utf-8")
-    manager = lean.MANAGER.search(fetched)[0]
-    _, stubs = lean.without_ipywidgets_7(manager)
-    entries = {lean.BASE_7.search(manager)[1], *re.findall(r"\((\d+)\)", lean.CONTROLS_7.search(manager)[1])}
+    manager = lean_site.MANAGER.search(fetched)[0]
+    _, stubs = lean_site.without_ipywidgets_7(manager)
+    entries = {lean_site.BASE_7.search(manager)[1],
+               *re.findall(r"\((\d+)\)", lean_site.CONTROLS_7.search(manager)[1])}
     assert entries < set(stubs), (entries, stubs)  # and what only they use
-    shipped_manager = lean.MANAGER.search(shipped)[0]
-    again, more = lean.without_ipywidgets_7(shipped_manager)
+    shipped_manager = lean_site.MANAGER.search(shipped)[0]
+    again, more = lean_site.without_ipywidgets_7(shipped_manager)
     assert again == shipped_manager and set(more) == set(stubs), "the shipped manager is not the lean one"
-    assert all(lean.STUB.format(key) in shipped_manager for key in stubs)
+    assert all(lean_site.STUB.format(key) in shipped_manager for key in stubs)
     for module in ("base7", "controls7"):
         defined = f'define("@jupyter-widgets/{module}"'
         assert defined in fetched and defined not in shipped, module

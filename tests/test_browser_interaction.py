@@ -514,6 +514,7 @@ SQUARE_STATE = {"reference": [{"set": {"side": 3}, "shows": {"area": [9, 0]}}],
                             {"type": [".side", ""], "says": "whole number"}]}
 
 
+@pytest.mark.full  # a check of the check: it changes with the test only
 def test_the_refusal_check_passes_an_explorable_that_says_why_and_fails_others(browser):
     context = browser.new_context(viewport=DESKTOP)
     try:
@@ -613,6 +614,7 @@ DRAGGABLE = """<meta name="viewport" content="width=device-width, initial-scale=
 }</script>"""
 
 
+@pytest.mark.full  # a check of the check: it changes with the test only
 def test_the_drag_check_passes_a_point_that_follows_the_finger_and_fails_a_page_that_scrolls(browser):
     for touch_action, passes in (("none", True), ("auto", False)):
         context = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
@@ -719,6 +721,7 @@ CJK_GLYPHS = r"""async () => {
 }"""
 
 
+@pytest.mark.full  # it changes with the font and the build only
 def test_chinese_chapter_renders_with_a_real_font(browser, site):
     """The Chinese chapter 1 offline: maths typeset, CJK drawn by the shipped font (square,
     consistent, distinct glyphs, not the .notdef box), nothing sideways on a 390-px phone."""
@@ -765,7 +768,8 @@ def test_chinese_search_finds_a_chinese_word(browser, site):
         view.close()
 
 
-@pytest.mark.parametrize("name", ["book/intro", "book/how-to-use"])
+@pytest.mark.parametrize("name", ["book/intro", pytest.param("book/how-to-use",
+                                                              marks=pytest.mark.full)])
 def test_language_switch_links_both_ways(browser, site, name):
     """Click English -> 中文 -> English (the chapter's switch: test_chinese_chapter_...)."""
     view = SitePage(browser, site, HTML / f"{name}.html")
