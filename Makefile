@@ -47,13 +47,13 @@ $(BOOK_OK): $(STAMP) $(ASSETS_OK) $(CJK_FONT) $(SITE_EDITIONS) $(BOOK_INPUTS)
 	@# An incremental build with no page to rebuild copies no static file: a changed book.css
 	@# or a11y.js would not reach the site. The book's own static files are copied every time.
 	cp book/_static/* _build/html/_static/
-	@# The download button serves the Jupyter edition (Jupyter shows the source's MyST raw),
-	@# written as compact JSON.
-	$(BIN)/python book/_ext/lean_site.py _build/jupyter-edition _build/html/_sources/notebooks
 	@# The Chinese site (pages without a translation send the reader to the English ones), then
 	@# the font of its CJK characters, cut from Noto Sans SC to the characters the site uses.
 	$(BIN)/python scripts/translation.py html _build/html/zh zh_CN
 	$(BIN)/python scripts/translation.py font $(CJK_FONT) _build/html
+	@# The download button serves the Jupyter edition (Jupyter shows the source's MyST raw),
+	@# written as compact JSON; the figures of earlier builds that no page shows are removed.
+	$(BIN)/python book/_ext/lean_site.py _build/jupyter-edition _build/html
 	@echo "Website: _build/html/index.html (中文: _build/html/zh/index.html)"
 	touch $@
 

@@ -276,5 +276,9 @@ def setup(app):
     return {"parallel_read_safe": True, "parallel_write_safe": True}
 
 
-if __name__ == "__main__":  # make book: python book/_ext/lean_site.py NOTEBOOKS_FOLDER INTO
-    compact_notebooks(pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2]))
+if __name__ == "__main__":  # make book, last: python book/_ext/lean_site.py NOTEBOOKS_FOLDER SITE
+    # The download button's notebooks, compact; then the figures no page shows, now that the
+    # translated pages of an earlier build, which may have shown one, are replaced.
+    site = pathlib.Path(sys.argv[2])
+    compact_notebooks(pathlib.Path(sys.argv[1]), site / "_sources" / "notebooks")
+    remove_unshown_images(site)
