@@ -189,19 +189,21 @@ def as_number(name: str, value: object, shape: tuple = ()) -> torch.Tensor:
 import types
 from collections.abc import Callable
 
-_HELPERS = {"as_flag": as_flag, "as_number": as_number,
-            "AnswerTypeError": AnswerTypeError}  # as these cells define them
+_HELPERS = {"torch": torch, "AnswerTypeError": AnswerTypeError,
+            "__builtins__": __builtins__}  # as these cells define them
+for _f in (as_flag, as_number):  # reading those names, never an answer's
+    _HELPERS[_f.__name__] = types.FunctionType(_f.__code__, _HELPERS,
+                                               _f.__name__, _f.__defaults__)
 
 
 def _with_helpers(test: Callable) -> Callable:
     """test, reading the helpers above even where an answer named its own."""
-    if not isinstance(test, types.FunctionType):
-        return test
-    bound = types.FunctionType(test.__code__, test.__globals__ | _HELPERS,
-                               test.__name__, test.__defaults__,
-                               test.__closure__)
-    bound.__kwdefaults__ = test.__kwdefaults__
-    return bound
+    if isinstance(test, types.FunctionType):
+        test, kwdefaults = types.FunctionType(
+            test.__code__, test.__globals__ | _HELPERS, test.__name__,
+            test.__defaults__, test.__closure__), test.__kwdefaults__
+        test.__kwdefaults__ = kwdefaults
+    return test
 
 
 # %%

@@ -16,7 +16,7 @@ import re
 import subprocess
 
 import pytest
-from bookkit import DEEPER_END, DEEPER_START, HIDE_INPUT, REMOVE_INPUT, tags
+from bookkit import DEEPER_END, DEEPER_START, HIDE_INPUT, REMOVE_INPUT, SHARED, tags
 from conftest import HTML, ROOT, load_notebook, toc_notebooks
 
 PDFS = HTML / "pdf"
@@ -113,6 +113,11 @@ def test_chapter_pdf_is_a_handout_without_solutions(path):
     told = [a for a in answers(path) if squeeze(a) in printed]
     assert answers(path) and told == [], f"{pdf.name} prints answers: {told[:3]}"
     assert "Checkyourunderstanding" in printed, f"{pdf.name}: the questions are missing"
+    # Each rubric in an exercise's statement (closed on the site) is printed open.
+    statements = "".join("".join(c["source"]) for c in load_notebook(path)["cells"]
+                         if c["cell_type"] == "markdown" and "{exercise}" in "".join(c["source"]))
+    rubrics = len(re.findall(r"\*\*Rubric[ .(]", statements))
+    assert rubrics and len(re.findall(r"Rubric[ .(]", text)) >= rubrics, f"{pdf.name}: rubrics"
 
 
 @pytest.mark.parametrize("path", toc_notebooks(), ids=lambda p: p.stem)
@@ -121,12 +126,14 @@ def test_solutions_pdf_has_the_answers_and_solutions_and_nothing_else(path):
     pages, text = pdf_text(pdf)
     assert 1 <= pages <= MAX_PAGES, f"{pdf.name}: {pages} pages"
     printed = squeeze(text)
-    solution, rest = code_lines(path)
+    solution, _ = code_lines(path)
     found = sum(squeeze(line) in printed for line in solution)
     assert found >= 0.8 * len(solution), f"{pdf.name}: {found} of {len(solution)} solution lines"
     told = [a for a in answers(path) if squeeze(a) in printed]
     assert len(told) >= 0.8 * len(answers(path)), f"{pdf.name}: answers missing"
-    setup = [line for line in rest if "def figure_png" in line or "def site_slider" in line]
+    setup = [line for cell in load_notebook(path)["cells"] if SHARED in tags(cell)
+             for line in "".join(cell["source"]).splitlines()
+             if "def figure_png" in line or "def site_slider" in line]  # the Setup's code
     assert setup and not any(squeeze(line) in printed for line in setup), f"{pdf.name}: not only exercises"
 
 

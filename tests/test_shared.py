@@ -71,3 +71,32 @@ def test_setup_paragraph_counts_the_shared_cells(path):
     assert said, f"{path.name}: the Setup paragraph names how many cells are shared"
     n = len(canonical_cells(chapter_number(path)))
     assert NUMBER_WORDS.get(said[1]) == n, f"{path.name}: says {said[1]!r}, has {n}"
+
+
+# A check cell's test, reading the shared helpers by their global names.
+SHAPE_TEST = """
+def shape_of(x):
+    try:
+        as_number("x", x, (1, 2))
+    except AnswerTypeError:
+        return None if as_flag("flag", as_number("x", x, (2,)).sum() == 3) else "no"
+    return "the wrong shape was taken"
+"""
+
+
+def test_check_reads_its_helpers_whatever_an_answer_names_so(capsys):
+    """check() runs a test with as_number, as_flag and AnswerTypeError as the shared cells define
+    them, and those read nothing an answer can rebind (here: all of them, and torch)."""
+    import torch
+
+    ns = {"torch": torch}
+    exec("\n\n".join(c for c in canonical_cells(1) if re.search(
+        r"^(def check|def _with_helpers|def as_number|class AnswerTypeError)\(", c, re.M)), ns)
+    exec(SHAPE_TEST, ns)
+    ns.update(torch=None, as_number=None, as_flag=None, AnswerTypeError=KeyError)  # an answer's
+    ns["check"](ns["shape_of"], [1.0, 2.0])
+    ns["check"](ns["shape_of"], [1.0, 1.0])
+    ns["check"](ns["shape_of"], "12")
+    assert capsys.readouterr().out == (
+        "correct\nnot yet: no\nnot yet: x should be finite numbers, shape (2,) (not nan or inf),"
+        " got '12'\n")
