@@ -170,11 +170,11 @@ def as_flag(name: str, value: object) -> bool:
 # %%
 def as_number(name: str, value: object, shape: tuple = ()) -> torch.Tensor:
     """An answer as float64: a number, or a tensor, array or list of them."""
-    if isinstance(value, torch.Tensor):
-        value = value.detach()  # its values, without a gradient's history
-    try:  # a string or a bool is never a number here, though Python casts it
-        number = None if isinstance(value, str | bool) else torch.as_tensor(
-            value, dtype=torch.float64).cpu()
+    value = value.detach() if isinstance(value, torch.Tensor) else value
+    try:  # a string, a bool or a complex is no number here (Python casts it)
+        number = None if isinstance(value, str | bool) or torch.as_tensor(
+            value).is_complex() else torch.as_tensor(
+                value, dtype=torch.float64).cpu()
     except (TypeError, ValueError, RuntimeError):
         number = None
     if (number is None or tuple(number.shape) != tuple(shape)
@@ -186,27 +186,43 @@ def as_number(name: str, value: object, shape: tuple = ()) -> torch.Tensor:
 
 
 # %%
+import builtins
 import types
 from collections.abc import Callable
 
-_HELPERS = {"torch": torch, "AnswerTypeError": AnswerTypeError,
-            "__builtins__": __builtins__}  # as these cells define them
-for _f in (as_flag, as_number):  # reading those names, never an answer's
-    _HELPERS[_f.__name__] = types.FunctionType(_f.__code__, _HELPERS,
-                                               _f.__name__, _f.__defaults__)
+_SETUP: dict = {"torch": torch, "types": types, "builtins": builtins,
+                "AnswerTypeError": AnswerTypeError, "__builtins__": builtins}
+_SETUP["_SETUP"] = _SETUP  # all that the checking functions read
 
 
+def _own(f: Callable) -> Callable:
+    """f reading only _SETUP, never a name an answer rebinds; kept there."""
+    g = types.FunctionType(f.__code__, _SETUP, f.__name__, f.__defaults__,
+                           f.__closure__)
+    g.__kwdefaults__, _SETUP[f.__name__] = f.__kwdefaults__, g
+    return g
+
+
+as_flag, as_number = _own(as_flag), _own(as_number)
+
+
+# %%
+@_own
 def _with_helpers(test: Callable) -> Callable:
-    """test, reading the helpers above even where an answer named its own."""
+    """test, reading the helpers above and the built-ins, not an answer's
+    namesakes (a test reads no other name of the chapter)."""
     if isinstance(test, types.FunctionType):
+        names = {k: v for k, v in test.__globals__.items()
+                 if not hasattr(builtins, k)} | _SETUP
         test, kwdefaults = types.FunctionType(
-            test.__code__, test.__globals__ | _HELPERS, test.__name__,
-            test.__defaults__, test.__closure__), test.__kwdefaults__
+            test.__code__, names, test.__name__, test.__defaults__,
+            test.__closure__), test.__kwdefaults__
         test.__kwdefaults__ = kwdefaults
     return test
 
 
 # %%
+@_own
 def check(test: Callable[..., str | None], *answers: object) -> None:
     """Say whether exercise answers pass `test`, without showing a solution."""
     if any(answer is None for answer in answers):
@@ -214,7 +230,7 @@ def check(test: Callable[..., str | None], *answers: object) -> None:
         return
     try:
         problem = _with_helpers(test)(*answers)
-    except _HELPERS["AnswerTypeError"] as error:  # of the wrong kind
+    except AnswerTypeError as error:  # an answer of the wrong kind
         problem = str(error)
     except Exception as error:  # an answer that makes the test itself fail
         problem = f"{type(error).__name__}: {error}"

@@ -277,8 +277,8 @@ def test_kit_derivations_and_projects_have_rubrics_with_points(path):
 
 # What an answer cell runs around an official solution to rebind, once the solution has run, every
 # name of data the chapter had bound before it, except the shared cells' names, modules, functions,
-# classes, private `_` names and the answers, and to name its own as_number, as_flag and
-# AnswerTypeError, as a student may: the check must still say `correct`.
+# classes, private `_` names and the answers, and to name its own as_number, as_flag,
+# AnswerTypeError, types and copy, as a student may: the check must still say `correct`.
 # The names come back after the check, as after every answer.
 REBIND = """
 import types as _types
@@ -319,6 +319,33 @@ def as_flag(*args):
 
 class AnswerTypeError(Exception):
     pass
+
+
+# ...and names types and copy anew, unless the answer's functions and classes read them (or the
+# functions they call): that would break the answer itself, as in any notebook. (A built-in named
+# anew: tests/test_shared.py proves check() on one test.)
+def _reach(functions):
+    seen, names = set(), set()
+    while functions:
+        f = functions.pop()
+        if isinstance(f, list | tuple | dict):  # functions in a container
+            functions += list(f.values() if isinstance(f, dict) else f)
+        if getattr(type(f), "__module__", "") == "__main__" and not isinstance(f, type):
+            functions.append(type(f))  # an object of the answer's own class: its methods
+        if isinstance(f, type) and f.__module__ == "__main__" and id(f) not in seen:
+            seen.add(id(f))
+            functions += list(vars(f).values())
+        if isinstance(f, _types.FunctionType) and id(f) not in seen:
+            seen.add(id(f))
+            names |= _names_read(f.__code__)
+            functions += [globals().get(n) for n in _names_read(f.__code__)]
+    return names
+
+
+_reads = _reach([globals()[_name] for _name in {answers!r}])
+for _name in ["types", "copy"]:
+    if _name not in _reads:
+        globals()[_name] = None
 """
 
 # The answers, once the official solution has run, filled with NaN: numbers, tensors, lists and
@@ -386,7 +413,8 @@ def run_student_edition(path, tmp_path) -> nbformat.NotebookNode:
         for label, check in checks.items():
             names = answer_names(check)
             code = "\n\n".join(official[label])
-            nb.cells += then(f"{code}\n{REBIND.format(keep=keep + names)}", label, "correct",
+            rebind = REBIND.format(keep=keep + names, answers=names)
+            nb.cells += then(f"{code}\n{rebind}", label, "correct",
                              f"{label}/rebinds-every-chapter-name", setups[label])
             nb.cells += then(f"{code}\n{NAN_FILL.format(names=names)}", label, "not yet",
                              f"{label}/nan")

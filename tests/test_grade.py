@@ -251,7 +251,8 @@ def test_the_judge_agrees_with_the_shared_check(capsys):
     """The worker's verdict is what the chapters' shared check() prints, for every kind of test."""
     shared = {"torch": torch}  # the shared cells that define check() and what it reads
     exec("\n\n".join(c for c in shared_cells(1) if re.search(
-        r"^(def check|def _with_helpers|def as_number|class AnswerTypeError)\(", c, re.M)), shared)
+        r"^(def check|def _own|def _with_helpers|def as_number|class AnswerTypeError)\(", c, re.M)),
+        shared)
     error = shared["AnswerTypeError"]
 
     def wrong_kind(x):

@@ -22,15 +22,15 @@ def shared_cells(nb: dict) -> list[str]:
 
 def test_the_shared_file_is_valid_python_with_short_cells():
     cells = canonical_cells()
-    assert len(cells) == 15, f"expected 15 shared cells, found {len(cells)}"
-    assert len(canonical_cells(1)) == 13 and len(canonical_cells(3)) == 15
+    assert len(cells) == 16, f"expected 16 shared cells, found {len(cells)}"
+    assert len(canonical_cells(1)) == 14 and len(canonical_cells(3)) == 16
     for cell in cells:
         assert len([line for line in cell.splitlines() if line.strip()]) <= 15
     names = {node.name for cell in cells for node in ast.parse(cell).body
              if isinstance(node, ast.FunctionDef)}
     assert names == {"rounding", "signed", "palette_png", "figure_png", "retina_png", "show", "frame_view",
                      "site_slider",
-                     "as_flag", "as_number", "_with_helpers", "check", "index_answers",
+                     "as_flag", "as_number", "_own", "_with_helpers", "check", "index_answers",
                      "install"}, names
 
 
@@ -58,7 +58,7 @@ def test_shared_cells_come_first_and_only_the_setup_output_is_ignored(path):
 
 
 NUMBER_WORDS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen"
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen"
     .split())}
 
 
@@ -85,15 +85,19 @@ def shape_of(x):
 
 
 def test_check_reads_its_helpers_whatever_an_answer_names_so(capsys):
-    """check() runs a test with as_number, as_flag and AnswerTypeError as the shared cells define
-    them, and those read nothing an answer can rebind (here: all of them, and torch)."""
+    """check() runs a test with as_number, as_flag, AnswerTypeError and the built-ins as the shared
+    cells define them, and check() and the helpers read nothing an answer can rebind (here: all
+    of them, torch, types and the built-ins they call)."""
     import torch
 
     ns = {"torch": torch}
     exec("\n\n".join(c for c in canonical_cells(1) if re.search(
-        r"^(def check|def _with_helpers|def as_number|class AnswerTypeError)\(", c, re.M)), ns)
+        r"^(def check|def _own|def _with_helpers|def as_number|class AnswerTypeError)\(", c, re.M)),
+        ns)
     exec(SHAPE_TEST, ns)
-    ns.update(torch=None, as_number=None, as_flag=None, AnswerTypeError=KeyError)  # an answer's
+    ns.update(torch=None, as_number=None, as_flag=None, AnswerTypeError=KeyError,  # an answer's,
+              types=None, builtins=None, type=None, print=None, any=None, str=None, sum=None,
+              isinstance=None, tuple=None, bool=None, Exception=None)  # and built-ins named anew
     ns["check"](ns["shape_of"], [1.0, 2.0])
     ns["check"](ns["shape_of"], [1.0, 1.0])
     ns["check"](ns["shape_of"], "12")
