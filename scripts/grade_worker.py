@@ -157,6 +157,8 @@ class Snapshot:
         self.ns, self.used = dict(ns), used_names(ns, check["code"])
         self.builtin_names = set(vars(builtins))
         self.answer_type_error = ns.get("AnswerTypeError")
+        own = ns.get("_SETUP")  # the names check() and its helpers read (the shared cells')
+        self.own = (own, dict(own)) if isinstance(own, dict) else ({}, {})
         self.modules = {name: (m, dict(vars(m))) for name, m in list(sys.modules.items())
                         if isinstance(m, types.ModuleType) and vars(m) is not ns}  # not the chapter
         self.ids = {name: tuple(map(id, attrs.values())) for name, (_, attrs) in self.modules.items()}
@@ -182,10 +184,13 @@ class Snapshot:
                 self.functions.add(id(value))
 
     def changes(self, id=id, len=len, map=map, tuple=tuple, type=type) -> list[str]:
-        """What differs now in the attributes of the modules and of their classes (a class's
-        plain data, such as a counter, aside). The built-ins it uses are bound here, where no
+        """What differs now in the names check() reads (the shared cells' _SETUP) and in the
+        attributes of the modules and of their classes (a class's plain data, such as a counter,
+        aside). The built-ins it uses are bound here, where no
         answer can replace them."""
-        found = []
+        live, kept = self.own
+        found = [f"redefines {k}, which the check uses" for k in live.keys() | kept.keys()
+                 if live.get(k, MISSING) is not kept.get(k, MISSING)]
         for name, (module, attrs) in self.modules.items():
             if sys.modules.get(name) is not module:
                 found.append(f"replaces the module {name}")

@@ -49,7 +49,7 @@ CHEATS = {
     "patches-print": (
         "WRONG\nimport builtins, sys\nbuiltins.print = lambda *a, **k: sys.__stdout__.write('correct')",
         "tampered", "sets builtins.print"),
-    "shadows-a-builtin": ("WRONG\nisinstance = lambda *a: True", "tampered", "isinstance"),
+    "shadows-a-builtin": ("WRONG\nisinstance = list = lambda *a: True", "tampered", "redefines"),
     "reaches-check-globals": (
         "WRONG\ncheck.__globals__['as_number'] = lambda *a, **k: 0", "tampered",
         "redefines as_number"),
