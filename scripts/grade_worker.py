@@ -186,8 +186,7 @@ class Snapshot:
     def changes(self, id=id, len=len, map=map, tuple=tuple, type=type) -> list[str]:
         """What differs now in the names check() reads (the shared cells' _SETUP) and in the
         attributes of the modules and of their classes (a class's plain data, such as a counter,
-        aside). The built-ins it uses are bound here, where no
-        answer can replace them."""
+        aside). The built-ins it uses are bound here, where no answer can replace them."""
         live, kept = self.own
         found = [f"redefines {k}, which the check uses" for k in live.keys() | kept.keys()
                  if live.get(k, MISSING) is not kept.get(k, MISSING)]
