@@ -100,6 +100,12 @@ def shared_cell_defining(name: str) -> str:
     return found[0]
 
 
+def checking_cells() -> str:
+    """The shared cells that define check() and all it reads, as one source (torch aside)."""
+    return "\n\n".join(shared_cell_defining(name)
+                       for name in ("as_flag", "as_number", "_own", "_with_helpers", "check"))
+
+
 # -------------------------------------------------------------------- Chromium
 
 # Debian's Chromium, headless, reaching nothing beyond the pages it is given.

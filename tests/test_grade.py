@@ -16,14 +16,13 @@ import ast
 import copy
 import csv
 import pathlib
-import re
 
 import grade  # scripts/ (pytest.ini's pythonpath)
 import grade_worker
 import nbformat
 import pytest
 import torch
-from bookkit import shared_cells
+from bookkit import checking_cells, shared_cells
 from conftest import ROOT, toc_notebooks
 from IPython.core.inputtransformer2 import TransformerManager
 from test_course import right_answers, solutions, wrong_answers
@@ -250,9 +249,7 @@ def test_every_exercise_and_the_cheats_of_every_chapter(tmp_path):
 def test_the_judge_agrees_with_the_shared_check(capsys):
     """The worker's verdict is what the chapters' shared check() prints, for every kind of test."""
     shared = {"torch": torch}  # the shared cells that define check() and what it reads
-    exec("\n\n".join(c for c in shared_cells(1) if re.search(
-        r"^(def check|def _own|def _with_helpers|def as_number|class AnswerTypeError)\(", c, re.M)),
-        shared)
+    exec(checking_cells(), shared)
     error = shared["AnswerTypeError"]
 
     def wrong_kind(x):

@@ -10,7 +10,7 @@ import ast
 import re
 
 import pytest
-from bookkit import IGNORE_OUTPUT, SHARED, chapter_number, tags
+from bookkit import IGNORE_OUTPUT, SHARED, chapter_number, checking_cells, tags
 from bookkit import shared_cells as canonical_cells
 from conftest import load_notebook, toc_notebooks
 
@@ -91,9 +91,7 @@ def test_check_reads_its_helpers_whatever_an_answer_names_so(capsys):
     import torch
 
     ns = {"torch": torch}
-    exec("\n\n".join(c for c in canonical_cells(1) if re.search(
-        r"^(def check|def _own|def _with_helpers|def as_number|class AnswerTypeError)\(", c, re.M)),
-        ns)
+    exec(checking_cells(), ns)
     exec(SHAPE_TEST, ns)
     ns.update(torch=None, as_number=None, as_flag=None, AnswerTypeError=KeyError,  # an answer's,
               types=None, builtins=None, type=None, print=None, any=None, str=None, sum=None,
